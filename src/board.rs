@@ -1,0 +1,712 @@
+//! The board: stones as bitboards, per-point line codes and patterns, threat counts, an
+//! evaluation sum and a Zobrist key, all updated incrementally by [`Board::make`] and undone
+//! by [`Board::unmake`].
+//!
+//! Points are stored in a 16-wide grid (`index = row * 16 + col`), so every board from 5×5 to
+//! 15×15 fits in 256 points; points outside the playing size are walls.
+
+use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
+
+/// Largest playing size.
+pub const MAX_SIZE: usize = 15;
+/// Smallest playing size.
+pub const MIN_SIZE: usize = 5;
+/// Row stride of the point grid.
+pub const STRIDE: usize = 16;
+/// Points in the grid.
+pub const NUM_POINTS: usize = STRIDE * STRIDE;
+/// The judge's board size.
+pub const DEFAULT_SIZE: usize = 12;
+
+/// A point on the board: `row * 16 + col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Pos(pub u8);
+
+impl Pos {
+    /// The point at `row`, `col` (both below 16).
+    pub fn new(row: usize, col: usize) -> Pos {
+        debug_assert!(row < STRIDE && col < STRIDE);
+        Pos((row * STRIDE + col) as u8)
+    }
+    /// Row, from 0 at the top.
+    pub fn row(self) -> usize {
+        self.0 as usize / STRIDE
+    }
+    /// Column, from 0 at the left.
+    pub fn col(self) -> usize {
+        self.0 as usize % STRIDE
+    }
+    /// Grid index.
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.row(), self.col())
+    }
+}
+
+/// A side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// Moves first.
+    Black = 0,
+    /// Moves second.
+    White = 1,
+}
+
+impl Color {
+    /// The other side.
+    pub fn opp(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+    /// 0 for black, 1 for white.
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+    fn cell(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// How a game starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StartPos {
+    /// The judge's four stones: white at (5,5) and (6,6), black at (5,6) and (6,5), centred on
+    /// other sizes; black to move.
+    Center4,
+    /// An empty board, black to move.
+    Empty,
+}
+
+impl StartPos {
+    /// The stones of this start on a board of `size`, in the order they are placed.
+    pub fn stones(self, size: usize) -> Vec<(Pos, Color)> {
+        match self {
+            StartPos::Empty => Vec::new(),
+            StartPos::Center4 => {
+                let a = size / 2 - 1;
+                let b = a + 1;
+                vec![
+                    (Pos::new(a, b), Color::Black),
+                    (Pos::new(a, a), Color::White),
+                    (Pos::new(b, a), Color::Black),
+                    (Pos::new(b, b), Color::White),
+                ]
+            }
+        }
+    }
+}
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+const NO_POINT: u8 = 255;
+/// Grid steps of the four lines: horizontal, vertical, diagonal, anti-diagonal.
+const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn zobrist_table() -> [[u64; NUM_POINTS]; 2] {
+    let mut table = [[0u64; NUM_POINTS]; 2];
+    let mut state = 0x5755_5A49_u64; // "WUZI"
+    let mut side = 0;
+    while side < 2 {
+        let mut p = 0;
+        while p < NUM_POINTS {
+            let (s, z) = splitmix(state);
+            state = s;
+            table[side][p] = z;
+            p += 1;
+        }
+        side += 1;
+    }
+    table
+}
+
+/// Zobrist keys of a stone of each side on each point.
+pub static ZOBRIST: [[u64; NUM_POINTS]; 2] = zobrist_table();
+/// Zobrist key of white to move.
+pub const ZOBRIST_WHITE: u64 = 0xA5A5_5A5A_C3C3_3C3C;
+
+/// A bitboard over the 256-point grid.
+pub type Bits = [u64; 4];
+
+/// One ply of history: enough to undo it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    /// The point played.
+    pub pos: Pos,
+    /// Who played it.
+    pub color: Color,
+}
+
+/// The incremental board.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    cells: [u8; NUM_POINTS],
+    stones: [Bits; 2],
+    /// Points with a stone within two steps (Chebyshev distance), stone or not.
+    near_bits: Bits,
+    near: [u8; NUM_POINTS],
+    codes: [[u16; NUM_POINTS]; 4],
+    quads: [[u16; NUM_POINTS]; 2],
+    counts: [[u16; NUM_COMBOS]; 2],
+    values: [i32; 2],
+    key: u64,
+    side: Color,
+    history: Vec<Undo>,
+    neighbours: Box<[[[u8; 8]; 4]; NUM_POINTS]>,
+    tables: &'static Tables,
+}
+
+impl Board {
+    /// An empty board of `size` (5..=15) with black to move.
+    pub fn new(size: usize) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size} out of range");
+        let mut neighbours = Box::new([[[NO_POINT; 8]; 4]; NUM_POINTS]);
+        let mut cells = [WALL; NUM_POINTS];
+        for r in 0..size {
+            for c in 0..size {
+                let p = Pos::new(r, c).idx();
+                cells[p] = EMPTY;
+                for (d, &(dr, dc)) in DIRS.iter().enumerate() {
+                    for (slot, k) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+                        let (rr, cc) = (r as i32 + dr * k, c as i32 + dc * k);
+                        if (0..size as i32).contains(&rr) && (0..size as i32).contains(&cc) {
+                            neighbours[p][d][slot] = Pos::new(rr as usize, cc as usize).0;
+                        }
+                    }
+                }
+            }
+        }
+        let mut board = Board {
+            size,
+            cells,
+            stones: [[0; 4]; 2],
+            near_bits: [0; 4],
+            near: [0; NUM_POINTS],
+            codes: [[0; NUM_POINTS]; 4],
+            quads: [[0; NUM_POINTS]; 2],
+            counts: [[0; NUM_COMBOS]; 2],
+            values: [0; 2],
+            key: 0,
+            side: Color::Black,
+            history: Vec::with_capacity(NUM_POINTS),
+            neighbours,
+            tables: tables(),
+        };
+        board.rebuild_derived();
+        board
+    }
+
+    /// A board of `size` set up with `start`, black to move.
+    pub fn with_start(size: usize, start: StartPos) -> Board {
+        let mut board = Board::new(size);
+        for (p, c) in start.stones(size) {
+            board.put(p, c);
+        }
+        board.history.clear();
+        board.side = Color::Black;
+        board.key = board.compute_key();
+        board
+    }
+
+    /// Recomputes every code, pattern, count and sum from the stones alone.
+    fn rebuild_derived(&mut self) {
+        self.codes = [[0; NUM_POINTS]; 4];
+        self.counts = [[0; NUM_COMBOS]; 2];
+        self.values = [0; 2];
+        self.near = [0; NUM_POINTS];
+        self.near_bits = [0; 4];
+        for p in self.points() {
+            for d in 0..4 {
+                let mut code = 0u16;
+                for slot in 0..8 {
+                    let q = self.neighbours[p.idx()][d][slot];
+                    let cell = if q == NO_POINT { WALL } else { self.cells[q as usize] };
+                    code |= (cell as u16) << (2 * slot);
+                }
+                self.codes[d][p.idx()] = code;
+            }
+            if self.cells[p.idx()] != EMPTY {
+                self.add_near(p, 1);
+            }
+        }
+        for p in self.points() {
+            for s in 0..2 {
+                self.quads[s][p.idx()] = self.quad_from_codes(p, s);
+            }
+            if self.cells[p.idx()] == EMPTY {
+                self.add_point(p);
+            }
+        }
+    }
+
+    fn quad_from_codes(&self, p: Pos, side: usize) -> u16 {
+        let mut quad = 0u16;
+        for d in 0..4 {
+            let pat = self.tables.line[side][self.codes[d][p.idx()] as usize] as u16;
+            quad |= pat << (3 * d);
+        }
+        quad
+    }
+
+    fn add_point(&mut self, p: Pos) {
+        for s in 0..2 {
+            let q = self.quads[s][p.idx()] as usize;
+            self.counts[s][self.tables.combo[q] as usize] += 1;
+            self.values[s] += self.tables.value[q];
+        }
+    }
+
+    fn remove_point(&mut self, p: Pos) {
+        for s in 0..2 {
+            let q = self.quads[s][p.idx()] as usize;
+            self.counts[s][self.tables.combo[q] as usize] -= 1;
+            self.values[s] -= self.tables.value[q];
+        }
+    }
+
+    fn add_near(&mut self, p: Pos, delta: i8) {
+        let (r, c) = (p.row() as i32, p.col() as i32);
+        let n = self.size as i32;
+        for rr in (r - 2).max(0)..=(r + 2).min(n - 1) {
+            for cc in (c - 2).max(0)..=(c + 2).min(n - 1) {
+                let q = rr as usize * STRIDE + cc as usize;
+                self.near[q] = (self.near[q] as i8 + delta) as u8;
+                let bit = 1u64 << (q & 63);
+                if self.near[q] > 0 {
+                    self.near_bits[q >> 6] |= bit;
+                } else {
+                    self.near_bits[q >> 6] &= !bit;
+                }
+            }
+        }
+    }
+
+    /// Puts or lifts a stone of `cell` (0 to lift) at `p` and updates everything derived.
+    fn set_cell(&mut self, p: Pos, color: Color, placing: bool) {
+        let i = p.idx();
+        if placing {
+            self.remove_point(p);
+            self.cells[i] = color.cell();
+            self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
+            self.add_near(p, 1);
+        } else {
+            self.cells[i] = EMPTY;
+            self.stones[color.idx()][i >> 6] &= !(1 << (i & 63));
+            self.add_near(p, -1);
+        }
+        self.key ^= ZOBRIST[color.idx()][i];
+        let stone = color.cell() as u16;
+        for d in 0..4 {
+            for slot in 0..8 {
+                let q = self.neighbours[i][d][slot];
+                if q == NO_POINT {
+                    continue;
+                }
+                let q = q as usize;
+                let shift = 2 * (7 - slot);
+                if placing {
+                    self.codes[d][q] |= stone << shift;
+                } else {
+                    self.codes[d][q] &= !(3 << shift);
+                }
+                if self.cells[q] == EMPTY {
+                    self.refresh(q, d);
+                }
+            }
+        }
+        if !placing {
+            for s in 0..2 {
+                self.quads[s][i] = self.quad_from_codes(p, s);
+            }
+            self.add_point(p);
+        }
+    }
+
+    #[inline]
+    fn refresh(&mut self, q: usize, d: usize) {
+        let code = self.codes[d][q] as usize;
+        for s in 0..2 {
+            let old = self.quads[s][q];
+            let pat = self.tables.line[s][code] as u16;
+            let new = (old & !(7 << (3 * d))) | (pat << (3 * d));
+            if new != old {
+                let (o, n) = (old as usize, new as usize);
+                self.counts[s][self.tables.combo[o] as usize] -= 1;
+                self.counts[s][self.tables.combo[n] as usize] += 1;
+                self.values[s] += self.tables.value[n] - self.tables.value[o];
+                self.quads[s][q] = new;
+            }
+        }
+    }
+
+    /// Plays the side to move's stone at `p` (which must be empty and on the board).
+    pub fn make(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
+        let color = self.side;
+        self.set_cell(p, color, true);
+        self.history.push(Undo { pos: p, color });
+        self.side = color.opp();
+        self.key ^= ZOBRIST_WHITE;
+    }
+
+    /// Takes back the last move. Panics if there is none.
+    pub fn unmake(&mut self) {
+        let undo = self.history.pop().expect("unmake with no move");
+        self.set_cell(undo.pos, undo.color, false);
+        self.side = undo.color;
+        self.key ^= ZOBRIST_WHITE;
+    }
+
+    /// Puts a stone of `color` at `p` as a move of `color`; the other side moves next.
+    pub fn put(&mut self, p: Pos, color: Color) {
+        if self.side != color {
+            self.side = color;
+            self.key ^= ZOBRIST_WHITE;
+        }
+        self.make(p);
+    }
+
+    /// Sets the side to move without playing.
+    pub fn set_side_to_move(&mut self, color: Color) {
+        if self.side != color {
+            self.side = color;
+            self.key ^= ZOBRIST_WHITE;
+        }
+    }
+
+    /// Playing size.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    /// Side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Zobrist key of stones and side to move.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// Moves played on this board (set-up stones included), oldest first.
+    pub fn history(&self) -> &[Undo] {
+        &self.history
+    }
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|u| u.pos)
+    }
+    /// Number of stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.stones.iter().flatten().map(|w| w.count_ones() as usize).sum()
+    }
+    /// Whether `row`, `col` is on the board.
+    pub fn on_board(&self, row: usize, col: usize) -> bool {
+        row < self.size && col < self.size
+    }
+    /// Whether `p` is an empty point of the board.
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.idx()] == EMPTY
+    }
+    /// The stone at `p`, if any.
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells[p.idx()] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+    /// Whether the board has no empty point left.
+    pub fn is_full(&self) -> bool {
+        self.stone_count() == self.size * self.size
+    }
+    /// Every point of the board, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Pos> {
+        let n = self.size;
+        (0..n).flat_map(move |r| (0..n).map(move |c| Pos::new(r, c)))
+    }
+    /// The bitboard of `color`'s stones.
+    pub fn stones(&self, color: Color) -> &Bits {
+        &self.stones[color.idx()]
+    }
+    /// Empty points within two steps of a stone.
+    pub fn candidates(&self) -> BitIter {
+        let occ = |w: usize| self.stones[0][w] | self.stones[1][w];
+        BitIter { bits: [0, 1, 2, 3].map(|w| self.near_bits[w] & !occ(w)), word: 0 }
+    }
+    /// Number of stones within two steps of `p`.
+    pub fn near_count(&self, p: Pos) -> u8 {
+        self.near[p.idx()]
+    }
+    /// The line code of `p` in direction `d` (0 horizontal, 1 vertical, 2 diagonal, 3 anti).
+    pub fn code(&self, p: Pos, d: usize) -> u16 {
+        self.codes[d][p.idx()]
+    }
+    /// The pattern a stone of `color` at empty `p` makes along direction `d`.
+    pub fn pattern(&self, p: Pos, color: Color, d: usize) -> Pattern {
+        Pattern::from_u8(((self.quads[color.idx()][p.idx()] >> (3 * d)) & 7) as u8)
+    }
+    /// The combo a stone of `color` at empty `p` makes.
+    #[inline]
+    pub fn combo(&self, p: Pos, color: Color) -> Combo {
+        self.tables.combo[self.quads[color.idx()][p.idx()] as usize]
+    }
+    /// The evaluation value of empty `p` for `color`.
+    #[inline]
+    pub fn point_value(&self, p: Pos, color: Color) -> i32 {
+        self.tables.value[self.quads[color.idx()][p.idx()] as usize]
+    }
+    /// How many empty points give `color` the combo `combo`.
+    #[inline]
+    pub fn combo_count(&self, color: Color, combo: Combo) -> u16 {
+        self.counts[color.idx()][combo as usize]
+    }
+    /// How many empty points give `color` at least the combo `combo`.
+    pub fn combo_count_at_least(&self, color: Color, combo: Combo) -> u16 {
+        self.counts[color.idx()][combo as usize..].iter().sum()
+    }
+    /// Sum of `color`'s point values over the empty points.
+    pub fn value_sum(&self, color: Color) -> i32 {
+        self.values[color.idx()]
+    }
+    /// Whether a stone of `color` at empty `p` makes five or more.
+    #[inline]
+    pub fn makes_five(&self, p: Pos, color: Color) -> bool {
+        self.combo(p, color) == Combo::Five
+    }
+    /// Empty points where `color` makes five.
+    pub fn five_points(&self, color: Color) -> impl Iterator<Item = Pos> + '_ {
+        self.candidates().filter(move |&p| self.makes_five(p, color))
+    }
+
+    /// Whether the stone at `p` is part of five or more in a row, by walking the lines.
+    pub fn five_at(&self, p: Pos) -> bool {
+        let Some(color) = self.stone(p) else { return false };
+        let n = self.size as i32;
+        DIRS.iter().any(|&(dr, dc)| {
+            let run = |sign: i32| {
+                let mut k = 1;
+                loop {
+                    let (r, c) = (p.row() as i32 + sign * k * dr, p.col() as i32 + sign * k * dc);
+                    if r < 0 || c < 0 || r >= n || c >= n {
+                        break;
+                    }
+                    if self.stone(Pos::new(r as usize, c as usize)) != Some(color) {
+                        break;
+                    }
+                    k += 1;
+                }
+                k - 1
+            };
+            run(1) + run(-1) + 1 >= 5
+        })
+    }
+
+    /// Whether the last move made five.
+    pub fn last_move_won(&self) -> bool {
+        self.last_move().is_some_and(|p| self.five_at(p))
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for p in self.points() {
+            if let Some(c) = self.stone(p) {
+                key ^= ZOBRIST[c.idx()][p.idx()];
+            }
+        }
+        if self.side == Color::White {
+            key ^= ZOBRIST_WHITE;
+        }
+        key
+    }
+
+    /// Checks that the incremental state equals a rebuild from the stones; returns what
+    /// differs. Used by debug assertions and tests.
+    pub fn verify(&self) -> Result<(), String> {
+        let mut fresh = self.clone();
+        fresh.rebuild_derived();
+        if fresh.codes != self.codes {
+            return Err("line codes differ".into());
+        }
+        for p in self.points().filter(|&p| self.is_empty(p)) {
+            for s in 0..2 {
+                if fresh.quads[s][p.idx()] != self.quads[s][p.idx()] {
+                    return Err(format!("patterns at {p} differ for side {s}"));
+                }
+            }
+        }
+        if fresh.counts != self.counts {
+            return Err(format!("combo counts differ: {:?} vs {:?}", self.counts, fresh.counts));
+        }
+        if fresh.values != self.values {
+            return Err(format!("value sums differ: {:?} vs {:?}", self.values, fresh.values));
+        }
+        if fresh.near != self.near || fresh.near_bits != self.near_bits {
+            return Err("neighbourhood counts differ".into());
+        }
+        if self.compute_key() != self.key {
+            return Err("Zobrist key differs".into());
+        }
+        Ok(())
+    }
+
+    /// Parses a board drawn in ASCII: one row a line, `X` black, `O` white, `.` empty, blanks
+    /// ignored. The side to move is black when the stone counts are equal, else white.
+    pub fn from_ascii(text: &str) -> Result<Board, String> {
+        let rows: Vec<Vec<u8>> = text
+            .lines()
+            .map(|l| l.bytes().filter(|b| !b.is_ascii_whitespace()).collect::<Vec<u8>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let size = rows.len();
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || rows.iter().any(|r| r.len() != size) {
+            return Err(format!("need a square board of 5..=15 rows, got {size} rows"));
+        }
+        let mut board = Board::new(size);
+        let (mut blacks, mut whites) = (Vec::new(), Vec::new());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                match ch {
+                    b'X' | b'x' => blacks.push(Pos::new(r, c)),
+                    b'O' | b'o' => whites.push(Pos::new(r, c)),
+                    b'.' | b'+' => {}
+                    other => return Err(format!("bad cell '{}'", other as char)),
+                }
+            }
+        }
+        for p in &blacks {
+            board.put(*p, Color::Black);
+        }
+        for p in &whites {
+            board.put(*p, Color::White);
+        }
+        board.history.clear();
+        let side = if blacks.len() > whites.len() { Color::White } else { Color::Black };
+        board.set_side_to_move(side);
+        Ok(board)
+    }
+
+    /// Draws the board in ASCII with row and column numbers; `mark` is shown in brackets.
+    pub fn to_ascii(&self, mark: Option<Pos>) -> String {
+        let mut out = String::from("   ");
+        for c in 0..self.size {
+            out.push_str(&format!("{c:>2} "));
+        }
+        out.push('\n');
+        for r in 0..self.size {
+            out.push_str(&format!("{r:>2} "));
+            for c in 0..self.size {
+                let p = Pos::new(r, c);
+                let ch = match self.stone(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                let (open, close) = if mark == Some(p) { ('[', ']') } else { (' ', ' ') };
+                out.push(open);
+                out.push(ch);
+                out.push(close);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Iterates the set points of a bitboard, lowest first.
+pub struct BitIter {
+    bits: Bits,
+    word: usize,
+}
+
+impl Iterator for BitIter {
+    type Item = Pos;
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.word < 4 {
+            let w = self.bits[self.word];
+            if w != 0 {
+                self.bits[self.word] = w & (w - 1);
+                return Some(Pos((self.word * 64 + w.trailing_zeros() as usize) as u8));
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_the_judge_stones() {
+        let b = Board::with_start(12, StartPos::Center4);
+        assert_eq!(b.stone(Pos::new(5, 5)), Some(Color::White));
+        assert_eq!(b.stone(Pos::new(6, 6)), Some(Color::White));
+        assert_eq!(b.stone(Pos::new(5, 6)), Some(Color::Black));
+        assert_eq!(b.stone(Pos::new(6, 5)), Some(Color::Black));
+        assert_eq!(b.side_to_move(), Color::Black);
+        assert_eq!(b.stone_count(), 4);
+        b.verify().unwrap();
+    }
+
+    #[test]
+    fn make_and_unmake_restore_everything() {
+        let mut b = Board::with_start(12, StartPos::Center4);
+        let before = (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White));
+        for (r, c) in [(4, 7), (7, 4), (3, 8), (0, 0), (11, 11)] {
+            b.make(Pos::new(r, c));
+            b.verify().unwrap();
+        }
+        for _ in 0..5 {
+            b.unmake();
+            b.verify().unwrap();
+        }
+        assert_eq!(before, (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White)));
+    }
+
+    #[test]
+    fn five_points_and_five_detection() {
+        let mut b = Board::new(12);
+        for c in 0..4 {
+            b.put(Pos::new(0, c), Color::Black);
+        }
+        assert!(b.makes_five(Pos::new(0, 4), Color::Black));
+        assert!(!b.makes_five(Pos::new(0, 4), Color::White));
+        assert_eq!(b.five_points(Color::Black).collect::<Vec<_>>(), vec![Pos::new(0, 4)]);
+        assert_eq!(b.combo_count(Color::Black, Combo::Five), 1);
+        b.put(Pos::new(0, 4), Color::Black);
+        assert!(b.last_move_won());
+        b.verify().unwrap();
+    }
+
+    #[test]
+    fn ascii_round_trip() {
+        let text = "\
+            . . . . .\n\
+            . X O . .\n\
+            . . X . .\n\
+            . . . . .\n\
+            . . . . .\n";
+        let b = Board::from_ascii(text).unwrap();
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(b.stone(Pos::new(1, 2)), Some(Color::White));
+        let drawn = b.to_ascii(Some(Pos::new(2, 2)));
+        assert!(drawn.contains("[X]"), "{drawn}");
+        b.verify().unwrap();
+    }
+}

@@ -1,0 +1,39 @@
+//! Tuning constants, all in one place. Changing one changes the bench node count.
+
+use crate::pattern::{Combo, Pattern};
+
+/// Value of what a stone on a point would make along one line, by [`Pattern`].
+pub const LINE_VALUE: [i32; 8] = [0, 2, 7, 6, 22, 24, 80, 300];
+
+/// Extra value of a point for the combination its four lines make, by [`Combo`].
+pub const COMBO_BONUS: [i32; 10] = [0, 0, 6, 0, 0, 60, 0, 90, 120, 500];
+
+/// The value of a point for one side: what a stone there would make.
+pub fn point_value(pats: [Pattern; 4], combo: Combo) -> i32 {
+    pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i32>() + COMBO_BONUS[combo as usize]
+}
+
+/// Weight, in 1/8, of the side to move's own point values (it moves next, so its threats
+/// are worth more than the opponent's).
+pub const EVAL_OWN_WEIGHT: i32 = 10;
+/// Weight, in 1/8, of the opponent's point values.
+pub const EVAL_OPP_WEIGHT: i32 = 8;
+
+/// Score of a won position; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+
+/// Late-move reductions start after this many moves at a node.
+pub const LMR_MIN_MOVES: usize = 3;
+/// Late-move reductions need this much depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Aspiration window half-width.
+pub const ASPIRATION: i32 = 60;
+/// Most candidate moves searched at a quiet node (the rest are pruned).
+pub const MAX_QUIET_MOVES: usize = 24;
+
+/// Maximum attacking moves of the VCF solver.
+pub const VCF_MAX_DEPTH: i32 = 24;
+/// Maximum attacking moves of the VCT solver.
+pub const VCT_MAX_DEPTH: i32 = 8;
