@@ -5,6 +5,14 @@
 //! Every module is one concern, one level deep, so that the bundler can merge the crate into
 //! one source file for the judge.
 
+pub mod bench;
 pub mod board;
+pub mod cli;
+pub mod engine;
+pub mod eval;
+pub mod movegen;
 pub mod params;
 pub mod pattern;
+pub mod protocol;
+pub mod search;
+pub mod timeman;

@@ -37,3 +37,16 @@ pub const MAX_QUIET_MOVES: usize = 24;
 pub const VCF_MAX_DEPTH: i32 = 24;
 /// Maximum attacking moves of the VCT solver.
 pub const VCT_MAX_DEPTH: i32 = 8;
+
+/// Deepest iteration.
+pub const MAX_DEPTH: i32 = 64;
+/// Per-move safety margin under the judge's 2 s, in ms: the answer must be flushed and
+/// the judge's own clock may run on a loaded machine.
+pub const MOVE_MARGIN_MS: u64 = 500;
+/// Game time never spent, in ms, out of the judge's 90 s.
+pub const GAME_RESERVE_MS: u64 = 6_000;
+/// Fewest moves the time manager plans for.
+pub const MIN_MOVES_LEFT: u64 = 12;
+
+/// Transposition table size in MB (the judge allows 350 MB in all).
+pub const HASH_MB: usize = 64;

@@ -1,0 +1,124 @@
+//! The command line: which front-end to run and with what settings.
+
+use crate::board::StartPos;
+use crate::engine::Fault;
+use crate::protocol::Settings;
+use crate::timeman::Limits;
+
+/// Usage text for `--help`.
+pub const USAGE: &str = "\
+wuzi: a gomoku (five in a row, freestyle) brain
+
+usage:
+  wuzi [OPTIONS]            speak the 12x12 judge protocol on stdin/stdout (the default)
+  wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
+
+options:
+  --start center4|empty     each game's start: the judge's four stones (default) or empty
+  --hash MB                 transposition table size (default 64)
+  --depth N                 think to a fixed depth instead of using the clock (deterministic)
+  --nodes N                 think for a fixed number of nodes instead (deterministic)
+  --movetime MS             think a fixed time per move
+  --board / --no-board      draw the board as DEBUG lines after each move
+                            (default: on when stdin is a terminal)
+  --quiet                   no search summary after each move
+  --fault search-panic      make the search panic (to test the safety net)
+  -h, --help                this text
+  -V, --version             the version
+";
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Action {
+    /// Play the judge protocol.
+    Judge(Settings),
+    /// Run the bench to the given depth (or the default).
+    Bench(Option<i32>),
+    /// Print this text and exit 0.
+    Print(String),
+}
+
+fn value<'a>(args: &mut impl Iterator<Item = &'a String>, name: &str) -> Result<&'a str, String> {
+    args.next().map(|s| s.as_str()).ok_or_else(|| format!("{name} needs a value"))
+}
+
+fn number<T: std::str::FromStr>(text: &str, name: &str) -> Result<T, String> {
+    text.parse().map_err(|_| format!("{name}: '{text}' is not a valid number"))
+}
+
+/// Parses the arguments (without the program name). `stdin_is_terminal` picks the board
+/// drawing default.
+pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String> {
+    let mut settings = Settings { show_board: stdin_is_terminal, ..Settings::default() };
+    let mut it = args.iter();
+    let mut bench = None;
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Action::Print(USAGE.to_string())),
+            "-V" | "--version" => {
+                return Ok(Action::Print(format!("wuzi {}\n", env!("CARGO_PKG_VERSION"))))
+            }
+            "bench" => {
+                let depth = it.next().map(|d| number(d, "bench")).transpose()?;
+                bench = Some(depth);
+            }
+            "--start" => {
+                settings.start = match value(&mut it, arg)? {
+                    "center4" => StartPos::Center4,
+                    "empty" => StartPos::Empty,
+                    other => return Err(format!("--start: '{other}' is not center4 or empty")),
+                }
+            }
+            "--hash" => {
+                let mb: usize = number(value(&mut it, arg)?, arg)?;
+                if !(1..=256).contains(&mb) {
+                    return Err("--hash: from 1 to 256 MB".into());
+                }
+                settings.hash_mb = mb;
+            }
+            "--depth" => settings.fixed = Some(Limits::depth(number(value(&mut it, arg)?, arg)?)),
+            "--nodes" => settings.fixed = Some(Limits::nodes(number(value(&mut it, arg)?, arg)?)),
+            "--movetime" => {
+                settings.fixed = Some(Limits::movetime(number(value(&mut it, arg)?, arg)?))
+            }
+            "--board" => settings.show_board = true,
+            "--no-board" => settings.show_board = false,
+            "--quiet" => settings.verbose = false,
+            "--fault" => {
+                settings.fault = match value(&mut it, arg)? {
+                    "search-panic" => Fault::SearchPanic,
+                    other => return Err(format!("--fault: unknown fault '{other}'")),
+                }
+            }
+            other => return Err(format!("unknown argument '{other}' (try --help)")),
+        }
+    }
+    Ok(match bench {
+        Some(depth) => Action::Bench(depth),
+        None => Action::Judge(settings),
+    })
+}
+
+/// Runs the program with `args` (without the program name); returns the exit code.
+pub fn main_with_args(args: &[String]) -> i32 {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdin().is_terminal();
+    match parse(args, terminal) {
+        Ok(Action::Print(text)) => {
+            print!("{text}");
+            0
+        }
+        Ok(Action::Bench(depth)) => {
+            crate::bench::run(depth);
+            0
+        }
+        Ok(Action::Judge(settings)) => {
+            crate::protocol::run(&settings, Box::new(std::io::stdin()), std::io::stdout());
+            0
+        }
+        Err(why) => {
+            eprintln!("wuzi: {why}");
+            2
+        }
+    }
+}

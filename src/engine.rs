@@ -1,0 +1,161 @@
+//! The engine: one game's board, the search and its tables, behind a small API that every
+//! front-end (judge protocol, Gomocup, board matrix, play by hand, bench) drives the same way.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+
+use crate::board::{Board, Color, Pos, StartPos};
+use crate::search::{SearchReport, Searcher};
+use crate::timeman::{Clock, Limits};
+
+/// Faults that tests can inject to prove the safety net works.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Fault {
+    /// Behave.
+    #[default]
+    None,
+    /// Panic inside the search.
+    SearchPanic,
+}
+
+/// The answer to a request for a move.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The move (`None` only on a full board).
+    pub pos: Option<Pos>,
+    /// What the search reported, when it ran to the end.
+    pub report: Option<SearchReport>,
+    /// A note for the log when the safety net had to answer.
+    pub note: Option<String>,
+}
+
+/// A game in progress and everything needed to think about it.
+pub struct Engine {
+    board: Board,
+    start: StartPos,
+    searcher: Searcher,
+    fault: Fault,
+}
+
+impl Engine {
+    /// An engine with a `hash_mb` transposition table, ready for a 12×12 judge game.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            board: Board::with_start(crate::board::DEFAULT_SIZE, StartPos::Center4),
+            start: StartPos::Center4,
+            searcher: Searcher::new(hash_mb),
+            fault: Fault::None,
+        }
+    }
+
+    /// Sets an injected fault (tests only).
+    pub fn set_fault(&mut self, fault: Fault) {
+        self.fault = fault;
+    }
+
+    /// Starts a new game on a `size` board from `start`. The hash table is aged, not cleared,
+    /// so this takes microseconds.
+    pub fn new_game(&mut self, size: usize, start: StartPos) {
+        self.board = Board::with_start(size, start);
+        self.start = start;
+        self.searcher.new_game();
+    }
+
+    /// Replaces the position: `stones` are played in order, then `to_move` is to move.
+    pub fn set_position(&mut self, size: usize, stones: &[(Pos, Color)], to_move: Color) {
+        self.board = Board::new(size);
+        self.start = StartPos::Empty;
+        for &(p, c) in stones {
+            self.board.put(p, c);
+        }
+        self.board.set_side_to_move(to_move);
+        self.searcher.new_game();
+    }
+
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The start of the current game.
+    pub fn start(&self) -> StartPos {
+        self.start
+    }
+
+    /// Checks that a stone may go to `row`, `col`.
+    pub fn check_move(&self, row: i64, col: i64) -> Result<Pos, String> {
+        let n = self.board.size() as i64;
+        if row < 0 || col < 0 || row >= n || col >= n {
+            return Err(format!("{row},{col} is off the {n}x{n} board"));
+        }
+        let p = Pos::new(row as usize, col as usize);
+        if !self.board.is_empty(p) {
+            return Err(format!("{row},{col} is already taken"));
+        }
+        Ok(p)
+    }
+
+    /// Plays a stone of `color` at `p` (checked by [`Engine::check_move`]).
+    pub fn play(&mut self, p: Pos, color: Color) {
+        self.board.put(p, color);
+    }
+
+    /// Takes back the last stone; false when there is none to take back.
+    pub fn undo(&mut self) -> bool {
+        if self.board.history().is_empty() {
+            return false;
+        }
+        self.board.unmake();
+        true
+    }
+
+    /// Chooses a move for `color` within `limits`, stopping early when `stop` is set. A panic
+    /// in the search is caught and answered by the safety-net chooser.
+    pub fn think(
+        &mut self,
+        color: Color,
+        limits: Limits,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> Decision {
+        self.board.set_side_to_move(color);
+        let quick = crate::movegen::quick_move(&self.board);
+        if quick.is_none() {
+            return Decision { pos: None, report: None, note: Some("the board is full".into()) };
+        }
+        let mut board = self.board.clone();
+        let fault = self.fault;
+        let searcher = &mut self.searcher;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            if fault == Fault::SearchPanic {
+                panic!("injected search fault");
+            }
+            searcher.think(&mut board, limits, clock, stop, on_iteration)
+        }));
+        match result {
+            Ok(report) if report.best.is_some_and(|p| self.board.is_empty(p)) => {
+                Decision { pos: report.best, report: Some(report), note: None }
+            }
+            Ok(_) => Decision {
+                pos: quick,
+                report: None,
+                note: Some("search gave no legal move; safety net answered".into()),
+            },
+            Err(cause) => {
+                let what = cause
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| cause.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown".into());
+                // The search's tables may be inconsistent now: start them afresh.
+                self.searcher.reset();
+                Decision {
+                    pos: quick,
+                    report: None,
+                    note: Some(format!("search failed ({what}); safety net answered")),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Static evaluation: the incremental per-point values of both sides, from the side to
+//! move's point of view.
+
+use crate::board::Board;
+use crate::params::{EVAL_OPP_WEIGHT, EVAL_OWN_WEIGHT};
+
+/// The static score of `board` for the side to move, in centi-stones-ish units. Positive is
+/// good for the side to move. The sums are kept by the board, so this is O(1).
+#[inline]
+pub fn evaluate(board: &Board) -> i32 {
+    let me = board.side_to_move();
+    (board.value_sum(me) * EVAL_OWN_WEIGHT - board.value_sum(me.opp()) * EVAL_OPP_WEIGHT) / 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Pos, StartPos};
+
+    #[test]
+    fn an_open_three_is_good_for_its_owner() {
+        let mut b = Board::with_start(12, StartPos::Empty);
+        b.put(Pos::new(5, 4), Color::Black);
+        b.put(Pos::new(0, 0), Color::White);
+        b.put(Pos::new(5, 5), Color::Black);
+        b.put(Pos::new(0, 11), Color::White);
+        b.put(Pos::new(5, 6), Color::Black);
+        // White to move, facing an open three.
+        assert!(evaluate(&b) < 0, "eval {}", evaluate(&b));
+        b.set_side_to_move(Color::Black);
+        assert!(evaluate(&b) > 0);
+    }
+}

@@ -1,0 +1,466 @@
+//! The 12×12 judge protocol: `START F`, `PLACE X Y`, `TURN`, `END F`. This layer only does
+//! I/O: it parses lines into [`Command`]s on a reader thread (so that `END` can stop a
+//! search at once) and drives the [`Engine`] through its small API.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+
+use crate::board::{Color, Pos, StartPos};
+use crate::engine::{Decision, Engine, Fault};
+use crate::timeman::{Clock, Limits, TimeControl, WallClock};
+
+/// Longest input line kept; the rest of a longer line is dropped and the line rejected.
+pub const MAX_LINE: usize = 4096;
+/// DEBUG bytes allowed per game (the judge keeps 32 KB in all, 16 KB a line).
+pub const DEBUG_BUDGET: usize = 28 * 1024;
+/// Longest DEBUG line written.
+pub const DEBUG_LINE_MAX: usize = 2000;
+
+/// One parsed input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START F`: a new game; we are black (1) or white (2).
+    Start(Color),
+    /// `PLACE X Y`: the opponent's stone.
+    Place(i64, i64),
+    /// `MINE X Y`: our own stone (an extension for setting up openings; not from the judge).
+    Mine(i64, i64),
+    /// `TURN`: our move.
+    Turn,
+    /// `END F`: the game is over (0 draw, 1 we won, 2 we lost).
+    End(u8),
+    /// A blank line or a `#` comment: ignored.
+    Nothing,
+    /// A line that is not a command; the text says what was wrong.
+    Invalid(String),
+}
+
+/// Shows at most 60 characters of `s`, with control characters escaped.
+pub fn sanitize(s: &str) -> String {
+    let mut out: String = s.chars().take(60).flat_map(char::escape_debug).collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+fn parse_int(token: &str) -> Result<i64, String> {
+    token.parse::<i64>().map_err(|_| format!("'{}' is not a whole number", sanitize(token)))
+}
+
+/// Parses one input line (without its line ending).
+pub fn parse_line(line: &str) -> Command {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Command::Nothing;
+    }
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let name = words[0].to_ascii_uppercase();
+    let args = &words[1..];
+    let want = |n: usize| -> Result<(), String> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(format!("{name} takes {n} argument(s), got {}: '{}'", args.len(), sanitize(line)))
+        }
+    };
+    let parsed = match name.as_str() {
+        "START" => want(1).and_then(|_| match args[0] {
+            "1" => Ok(Command::Start(Color::Black)),
+            "2" => Ok(Command::Start(Color::White)),
+            other => Err(format!("START needs 1 (black) or 2 (white), got '{}'", sanitize(other))),
+        }),
+        "PLACE" | "MINE" => want(2).and_then(|_| {
+            let (x, y) = (parse_int(args[0])?, parse_int(args[1])?);
+            Ok(if name == "PLACE" { Command::Place(x, y) } else { Command::Mine(x, y) })
+        }),
+        "TURN" => want(0).map(|_| Command::Turn),
+        "END" => want(1).and_then(|_| match parse_int(args[0])? {
+            f @ 0..=2 => Ok(Command::End(f as u8)),
+            f => Err(format!("END needs 0, 1 or 2, got {f}")),
+        }),
+        _ => Err(format!("unknown command '{}'", sanitize(trimmed))),
+    };
+    parsed.unwrap_or_else(Command::Invalid)
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes from `input`; a longer line comes back as
+/// `Err` with its length, invalid UTF-8 is replaced. `None` at the end of input.
+pub fn read_line_capped(input: &mut dyn BufRead) -> Option<Result<String, usize>> {
+    let mut line = Vec::new();
+    let mut total = 0usize;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => &[],
+        };
+        if buf.is_empty() {
+            if total == 0 {
+                return None;
+            }
+            break;
+        }
+        let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        total += chunk.len();
+        if line.len() < MAX_LINE {
+            let room = MAX_LINE - line.len();
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        let used = found.unwrap_or(buf.len());
+        input.consume(used);
+        if found.is_some() {
+            break;
+        }
+    }
+    if total > MAX_LINE {
+        return Some(Err(total));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(Ok(String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// The reader thread's side of the protocol loop: parsed commands come in on `commands`;
+/// each token sent on `permits` lets the reader read one more line.
+pub struct Reader {
+    /// Parsed commands, in input order.
+    pub commands: Receiver<Command>,
+    /// Permission to read one more line.
+    pub permits: Sender<()>,
+}
+
+impl Reader {
+    /// Lets the reader read one more line.
+    pub fn permit(&self) {
+        // The reader is gone only at the end of input: nothing is lost then.
+        let _ = self.permits.send(());
+    }
+}
+
+/// Starts a thread that parses `input` into commands, one line per permit, so that it reads
+/// ahead only while the engine thinks (a piped transcript behaves as if typed). `END` and
+/// `START` also bump `aborts` and raise `stop`, so that a search in progress ends at once.
+pub fn spawn_reader(
+    input: Box<dyn Read + Send>,
+    stop: Arc<AtomicBool>,
+    aborts: Arc<AtomicU64>,
+) -> Reader {
+    let (tx, rx) = channel();
+    let (permit_tx, permit_rx) = channel::<()>();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(input);
+        while permit_rx.recv().is_ok() {
+            let Some(line) = read_line_capped(&mut reader) else { break };
+            let cmd = match line {
+                Ok(text) => parse_line(&text),
+                Err(len) => Command::Invalid(format!("line of {len} bytes is too long")),
+            };
+            if matches!(cmd, Command::End(_) | Command::Start(_)) {
+                aborts.fetch_add(1, Ordering::SeqCst);
+                stop.store(true, Ordering::SeqCst);
+            }
+            if tx.send(cmd).is_err() {
+                break;
+            }
+        }
+    });
+    Reader { commands: rx, permits: permit_tx }
+}
+
+/// Writes answers and DEBUG lines, flushing each at once and keeping DEBUG output within the
+/// judge's per-game budget.
+pub struct Output<W: Write> {
+    out: W,
+    debug_used: usize,
+    debug_muted: bool,
+}
+
+impl<W: Write> Output<W> {
+    /// An output over `out`.
+    pub fn new(out: W) -> Output<W> {
+        Output { out, debug_used: 0, debug_muted: false }
+    }
+    /// Writes an answer line (`OK` or a move).
+    pub fn answer(&mut self, line: &str) {
+        // A broken pipe means the judge is gone: nothing useful is left to do with the error.
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+    /// Writes `DEBUG message`, one line per line of `message`, within the budget.
+    pub fn debug(&mut self, message: &str) {
+        for part in message.lines() {
+            let mut text: String = part.chars().take(DEBUG_LINE_MAX).collect();
+            if text.len() < part.len() {
+                text.push('…');
+            }
+            let cost = text.len() + 7;
+            if self.debug_muted {
+                return;
+            }
+            if self.debug_used + cost > DEBUG_BUDGET {
+                self.debug_muted = true;
+                let _ = writeln!(self.out, "DEBUG debug budget used up; quiet until the next game");
+                let _ = self.out.flush();
+                return;
+            }
+            self.debug_used += cost;
+            let _ = writeln!(self.out, "DEBUG {text}");
+        }
+        let _ = self.out.flush();
+    }
+    /// Starts a new game's DEBUG budget.
+    pub fn reset_budget(&mut self) {
+        self.debug_used = 0;
+        self.debug_muted = false;
+    }
+}
+
+/// Settings of the judge front-end.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The start position of each game.
+    pub start: StartPos,
+    /// Hash table size in MB.
+    pub hash_mb: usize,
+    /// A fixed budget instead of the judge's clock (for deterministic transcripts).
+    pub fixed: Option<Limits>,
+    /// Draw the board as DEBUG lines after each move.
+    pub show_board: bool,
+    /// Print the search's line after each move.
+    pub verbose: bool,
+    /// An injected fault (tests only).
+    pub fault: Fault,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            start: StartPos::Center4,
+            hash_mb: crate::params::HASH_MB,
+            fixed: None,
+            show_board: false,
+            verbose: true,
+            fault: Fault::None,
+        }
+    }
+}
+
+/// One game's bookkeeping.
+struct Game {
+    me: Color,
+    /// We answered `TURN` and no stone came since.
+    answered: bool,
+    /// Stones placed by `PLACE` so far.
+    placed: usize,
+    /// Thinking time used, in ms.
+    used_ms: u64,
+}
+
+/// Runs the judge protocol on `input` and `output` until the end of input.
+pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let aborts = Arc::new(AtomicU64::new(0));
+    let reader = spawn_reader(input, Arc::clone(&stop), Arc::clone(&aborts));
+    let mut out = Output::new(output);
+    let mut engine = Engine::new(settings.hash_mb);
+    engine.set_fault(settings.fault);
+    let mut game: Option<Game> = None;
+    // Aborts seen by this loop: those beyond it are still queued in the channel.
+    let mut handled_aborts = 0u64;
+    let clock = WallClock::new();
+    // Permits given to the reader for lines not yet received here: at most one, so the
+    // reader never runs more than one line ahead of this loop.
+    let mut ahead = 0;
+    loop {
+        if ahead == 0 {
+            reader.permit();
+        } else {
+            ahead = 0;
+        }
+        let Ok(cmd) = reader.commands.recv() else { break };
+        match cmd {
+            Command::Nothing => {}
+            Command::Invalid(why) => out.debug(&format!("ignored: {why}")),
+            Command::Start(me) => {
+                handled_aborts += 1;
+                engine.new_game(crate::board::DEFAULT_SIZE, settings.start);
+                out.reset_budget();
+                out.answer("OK");
+                game = Some(Game { me, answered: false, placed: 0, used_ms: 0 });
+            }
+            Command::End(_) => {
+                handled_aborts += 1;
+                game = None;
+            }
+            Command::Place(x, y) | Command::Mine(x, y) => {
+                let Some(g) = game.as_mut() else {
+                    out.debug("ignored: no game started (send START 1 or START 2 first)");
+                    continue;
+                };
+                let mine = matches!(cmd, Command::Mine(..));
+                let color = if mine { g.me } else { g.me.opp() };
+                if g.placed == 0 && engine.start() == StartPos::Center4 && !mine {
+                    switch_to_empty_start(&mut engine, x, y, &mut out);
+                }
+                match engine.check_move(x, y) {
+                    Ok(p) => {
+                        engine.play(p, color);
+                        g.placed += 1;
+                        g.answered = false;
+                        if settings.show_board {
+                            out.debug(&engine.board().to_ascii(Some(p)));
+                        }
+                    }
+                    Err(why) => out.debug(&format!("ignored: PLACE {x} {y}: {why}")),
+                }
+            }
+            Command::Turn => {
+                let Some(g) = game.as_mut() else {
+                    out.debug("ignored: TURN before START");
+                    continue;
+                };
+                if g.answered {
+                    out.debug(
+                        "ignored: TURN again, but I already answered and no stone came since",
+                    );
+                    continue;
+                }
+                stop.store(false, Ordering::SeqCst);
+                if aborts.load(Ordering::SeqCst) != handled_aborts {
+                    out.debug("TURN abandoned: the game ended before I started thinking");
+                    continue;
+                }
+                let started = clock.now();
+                let empty = engine.board().size().pow(2) - engine.board().stone_count();
+                let limits = settings.fixed.unwrap_or_else(|| {
+                    Limits::for_move(&TimeControl::judge(90_000 - g.used_ms.min(90_000)), empty)
+                });
+                // While thinking, the reader may read the next line: an END stops the search.
+                reader.permit();
+                ahead = 1;
+                let decision = engine.think(g.me, limits, &clock, &stop, &mut |_| {});
+                g.used_ms += (clock.now() - started).as_millis() as u64;
+                if aborts.load(Ordering::SeqCst) != handled_aborts {
+                    out.debug("TURN abandoned: the game ended while I was thinking");
+                    continue;
+                }
+                answer_turn(&mut engine, g, &decision, settings, &mut out);
+            }
+        }
+    }
+}
+
+/// The first `PLACE` of a game on one of the four start points means the judge started from
+/// an empty board: rebuild the game that way, keeping any move we made already.
+fn switch_to_empty_start<W: Write>(engine: &mut Engine, x: i64, y: i64, out: &mut Output<W>) {
+    let size = engine.board().size();
+    let starts = StartPos::Center4.stones(size);
+    let on_start_point = starts.iter().any(|(p, _)| p.row() as i64 == x && p.col() as i64 == y);
+    if !on_start_point {
+        return;
+    }
+    let kept: Vec<(Pos, Color)> =
+        engine.board().history().iter().skip(starts.len()).map(|u| (u.pos, u.color)).collect();
+    engine.new_game(size, StartPos::Empty);
+    for (p, c) in kept {
+        engine.play(p, c);
+    }
+    out.debug(&format!(
+        "PLACE {x} {y} is on a start stone: this game started from an empty board; switched"
+    ));
+}
+
+fn answer_turn<W: Write>(
+    engine: &mut Engine,
+    g: &mut Game,
+    decision: &Decision,
+    settings: &Settings,
+    out: &mut Output<W>,
+) {
+    let Some(p) = decision.pos else {
+        out.debug(decision.note.as_deref().unwrap_or("no move"));
+        return;
+    };
+    engine.play(p, g.me);
+    g.answered = true;
+    out.answer(&format!("{} {}", p.row(), p.col()));
+    if let Some(note) = &decision.note {
+        out.debug(note);
+    }
+    if settings.verbose {
+        if let Some(r) = &decision.report {
+            out.debug(&r.summary());
+        }
+    }
+    if settings.show_board {
+        out.debug(&engine.board().to_ascii(Some(p)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands_loosely() {
+        assert_eq!(parse_line("start 1\r"), Command::Start(Color::Black));
+        assert_eq!(parse_line("  PLACE   3  4 "), Command::Place(3, 4));
+        assert_eq!(parse_line("turn"), Command::Turn);
+        assert_eq!(parse_line("END 2"), Command::End(2));
+        assert_eq!(parse_line(""), Command::Nothing);
+        assert_eq!(parse_line("# a comment"), Command::Nothing);
+        assert_eq!(parse_line("MINE 1 2"), Command::Mine(1, 2));
+    }
+
+    #[test]
+    fn rejects_malformed_lines_with_a_reason() {
+        for bad in [
+            "START 3",
+            "START",
+            "PLACE 1",
+            "PLACE a b",
+            "PLACE 99999999999999999999 1",
+            "TURN 1",
+            "END 7",
+            "HELLO",
+        ] {
+            match parse_line(bad) {
+                Command::Invalid(why) => assert!(!why.is_empty()),
+                other => panic!("{bad:?} parsed as {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn long_and_binary_lines_are_capped() {
+        let mut data = vec![b'A'; MAX_LINE + 10];
+        data.extend_from_slice(b"\nTURN\r\n\xff\xfe\n");
+        let mut reader = BufReader::new(&data[..]);
+        assert_eq!(read_line_capped(&mut reader), Some(Err(MAX_LINE + 10)));
+        assert_eq!(read_line_capped(&mut reader), Some(Ok("TURN".to_string())));
+        assert!(matches!(
+            parse_line(&read_line_capped(&mut reader).unwrap().unwrap()),
+            Command::Invalid(_)
+        ));
+        assert_eq!(read_line_capped(&mut reader), None);
+    }
+
+    #[test]
+    fn debug_output_stays_within_budget() {
+        let mut out = Output::new(Vec::new());
+        for _ in 0..10_000 {
+            out.debug(&"x".repeat(100));
+        }
+        out.debug(&"y".repeat(100_000));
+        let text = String::from_utf8(out.out).unwrap();
+        assert!(text.len() <= DEBUG_BUDGET + 200, "{} bytes", text.len());
+        assert!(text.lines().all(|l| l.starts_with("DEBUG ") && l.len() < 16 * 1024));
+    }
+}
