@@ -15,4 +15,6 @@ pub mod params;
 pub mod pattern;
 pub mod protocol;
 pub mod search;
+pub mod threat;
 pub mod timeman;
+pub mod tt;

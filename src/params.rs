@@ -50,3 +50,16 @@ pub const MIN_MOVES_LEFT: u64 = 12;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;
+
+/// Node budget of the root's VCF search for the side to move (and for the opponent).
+pub const ROOT_VCF_NODES: u64 = 200_000;
+/// Node budget of each check that a root move refutes the opponent's VCF.
+pub const REFUTE_VCF_NODES: u64 = 20_000;
+/// Node budget of the root's VCT search.
+pub const ROOT_VCT_NODES: u64 = 150_000;
+/// Ordering bonus of a killer move.
+pub const KILLER_BONUS: i32 = 400;
+/// History scores are divided by this before they join the ordering score.
+pub const HISTORY_DIVISOR: i32 = 16;
+/// History scores saturate here.
+pub const HISTORY_MAX: i32 = 1 << 16;

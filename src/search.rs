@@ -1,9 +1,23 @@
-//! The search (placeholder until the alpha-beta lands: the safety-net chooser).
+//! The search: threat solving at the root, then iterative-deepening negamax with
+//! principal-variation search, aspiration windows, a transposition table, killer and history
+//! ordering and late-move reductions, over the threat-limited moves of `movegen`.
+//!
+//! Scores are from the side to move's point of view; a win in `n` plies from the root scores
+//! `WIN - n`, so faster wins and slower losses are preferred.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::{Board, Pos};
-use crate::timeman::{Clock, Limits};
+use crate::board::{Board, Pos, NUM_POINTS};
+use crate::eval::evaluate;
+use crate::movegen::{generate, ScoredMove, Threat};
+use crate::params::*;
+use crate::pattern::Combo;
+use crate::threat::Solver;
+use crate::timeman::{Clock, Limits, TimeManager};
+use crate::tt::{Bound, Table};
+
+/// Deepest ply the search goes (a 15×15 board has 225 points).
+pub const MAX_PLY: usize = 232;
 
 /// What a finished (or interrupted) search found.
 #[derive(Clone, Debug, Default)]
@@ -12,14 +26,16 @@ pub struct SearchReport {
     pub best: Option<Pos>,
     /// Score for the side to move.
     pub score: i32,
-    /// Deepest completed iteration.
+    /// Deepest completed iteration (0 when a threat solver decided the move).
     pub depth: i32,
-    /// Nodes searched.
+    /// Nodes searched (alpha-beta and threat solver).
     pub nodes: u64,
     /// Time spent, in ms.
     pub time_ms: u64,
     /// The expected line.
     pub pv: Vec<Pos>,
+    /// What decided the move: "five", "vcf", "vct", "search", "defend".
+    pub source: &'static str,
 }
 
 impl SearchReport {
@@ -28,9 +44,10 @@ impl SearchReport {
         let pv: Vec<String> = self.pv.iter().take(12).map(|p| p.to_string()).collect();
         let nps = self.nodes * 1000 / self.time_ms.max(1);
         format!(
-            "depth {} score {} nodes {} nps {} time {} pv {}",
+            "{} depth {} score {} nodes {} nps {} time {} pv {}",
+            self.source,
             self.depth,
-            crate::search::score_text(self.score),
+            score_text(self.score),
             self.nodes,
             nps,
             self.time_ms,
@@ -41,7 +58,6 @@ impl SearchReport {
 
 /// A score as text: `win in N` / `loss in N` (plies) for decided scores.
 pub fn score_text(score: i32) -> String {
-    use crate::params::{WIN, WIN_BOUND};
     if score > WIN_BOUND {
         format!("win in {}", WIN - score)
     } else if score < -WIN_BOUND {
@@ -51,28 +67,435 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// What one search may see of the world: its limits, the clock and the stop flag.
+struct Control<'a> {
+    tm: TimeManager<'a>,
+    stop: &'a AtomicBool,
+    max_nodes: u64,
+}
+
 /// The searcher and its tables.
-pub struct Searcher {}
+pub struct Searcher {
+    tt: Table,
+    solver: Solver,
+    killers: Vec<[Option<Pos>; 2]>,
+    history: Box<[[i32; NUM_POINTS]; 2]>,
+    pv: Vec<Vec<Pos>>,
+    move_lists: Vec<Vec<ScoredMove>>,
+    nodes: u64,
+    stopped: bool,
+    hash_mb: usize,
+}
 
 impl Searcher {
     /// A searcher with a `hash_mb` table.
-    pub fn new(_hash_mb: usize) -> Searcher {
-        Searcher {}
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb),
+            solver: Solver::new(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; NUM_POINTS]; 2]),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
+            nodes: 0,
+            stopped: false,
+            hash_mb,
+        }
     }
-    /// Forgets the last game.
-    pub fn new_game(&mut self) {}
-    /// Clears every table.
-    pub fn reset(&mut self) {}
-    /// Searches `board` for the side to move.
+
+    /// Forgets the last game's ordering statistics and ages the hash table.
+    pub fn new_game(&mut self) {
+        self.tt.new_generation();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v = 0));
+    }
+
+    /// Starts every table afresh (after a failure, and for the bench).
+    pub fn reset(&mut self) {
+        *self = Searcher::new(self.hash_mb);
+    }
+
+    /// Searches `board` for the side to move within `limits`.
     pub fn think(
         &mut self,
         board: &mut Board,
-        _limits: Limits,
-        _clock: &dyn Clock,
-        _stop: &AtomicBool,
-        _on_iteration: &mut dyn FnMut(&SearchReport),
+        limits: Limits,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
-        let best = crate::movegen::quick_move(board);
-        SearchReport { best, pv: best.into_iter().collect(), ..SearchReport::default() }
+        let ctl =
+            Control { tm: TimeManager::new(clock, limits), stop, max_nodes: limits.max_nodes };
+        self.nodes = 0;
+        self.stopped = false;
+        let mut report = self.root(board, &ctl, on_iteration);
+        report.time_ms = ctl.tm.elapsed().as_millis() as u64;
+        report.nodes = self.nodes;
+        report
+    }
+
+    fn root(
+        &mut self,
+        board: &mut Board,
+        ctl: &Control,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let decided = |best: Pos, score: i32, pv: Vec<Pos>, source| SearchReport {
+            best: Some(best),
+            score,
+            pv,
+            source,
+            ..SearchReport::default()
+        };
+        // Step 1. A five ends the game.
+        if let Some(p) = board.five_points(me).next() {
+            return decided(p, WIN - 1, vec![p], "five");
+        }
+        // Step 2. A win by continuous fours is played at once.
+        if board.combo_count(opp, Combo::Five) == 0 {
+            let found = self.solver.vcf(board, VCF_MAX_DEPTH, ROOT_VCF_NODES);
+            self.nodes += self.solver.nodes();
+            if let Some(line) = found {
+                return decided(line[0], WIN - line.len() as i32, line, "vcf");
+            }
+        }
+        // Step 3. The root moves; against an opponent's win by fours, only the refutations.
+        let mut moves = Vec::new();
+        generate(board, &mut moves);
+        let mut root: Vec<Pos> = moves.iter().map(|m| m.pos).collect();
+        let mut source = "search";
+        if board.combo_count(opp, Combo::Five) == 0 {
+            board.set_side_to_move(opp);
+            let threat = self.solver.vcf(board, VCF_MAX_DEPTH, ROOT_VCF_NODES);
+            self.nodes += self.solver.nodes();
+            board.set_side_to_move(me);
+            if threat.is_some() {
+                let refutes: Vec<Pos> = root
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        board.make(p);
+                        let still = self.solver.vcf(board, VCF_MAX_DEPTH, REFUTE_VCF_NODES);
+                        self.nodes += self.solver.nodes();
+                        board.unmake();
+                        still.is_none()
+                    })
+                    .collect();
+                if !refutes.is_empty() {
+                    root = refutes;
+                    source = "defend";
+                }
+            }
+        }
+        // Step 4. A win by threes and fours.
+        if board.combo_count(opp, Combo::Five) == 0 && board.combo_count(opp, Combo::FlexFour) == 0
+        {
+            let found = self.solver.vct(board, VCT_MAX_DEPTH, ROOT_VCT_NODES);
+            self.nodes += self.solver.nodes();
+            if let Some(line) = found {
+                return decided(line[0], WIN - line.len() as i32, line, "vct");
+            }
+        }
+        let mut best = SearchReport {
+            best: root.first().copied(),
+            pv: root.first().copied().into_iter().collect(),
+            source,
+            ..SearchReport::default()
+        };
+        if root.len() <= 1 {
+            return best;
+        }
+        // Step 5. Iterative deepening with aspiration windows.
+        let mut prev_score = 0;
+        let mut stable = 0;
+        for depth in 1..=ctl.tm.limits().max_depth {
+            let scale = if stable >= 3 { 60 } else { 100 }
+                + if best.score < prev_score - 40 { 80 } else { 0 };
+            if depth > 1 && !ctl.tm.may_start_iteration(scale) {
+                break;
+            }
+            let (mut alpha, mut beta) = if depth >= 3 && best.score.abs() < WIN_BOUND {
+                (best.score - ASPIRATION, best.score + ASPIRATION)
+            } else {
+                (-WIN, WIN)
+            };
+            let mut delta = ASPIRATION;
+            let score = loop {
+                let s = self.search_root(board, ctl, &mut root, depth, alpha, beta);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-WIN);
+                } else if s >= beta {
+                    beta = (beta + delta).min(WIN);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+            };
+            if self.stopped && depth > 1 {
+                // Keep the last completed iteration, unless this one already found a move
+                // that beats it (the first root move is the previous best).
+                if self.pv[0].first().is_some_and(|&p| Some(p) != best.best) && score > best.score {
+                    best.best = self.pv[0].first().copied();
+                    best.pv = self.pv[0].clone();
+                    best.score = score;
+                }
+                break;
+            }
+            prev_score = best.score;
+            stable = if best.best == self.pv[0].first().copied() { stable + 1 } else { 0 };
+            best.best = self.pv[0].first().copied().or(best.best);
+            best.pv = self.pv[0].clone();
+            best.score = score;
+            best.depth = depth;
+            best.nodes = self.nodes;
+            best.time_ms = ctl.tm.elapsed().as_millis() as u64;
+            on_iteration(&best);
+            if score.abs() > WIN_BOUND && depth as i64 > (WIN - score.abs()) as i64 {
+                break;
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        best
+    }
+
+    /// One iteration over the root moves; reorders `root` best first.
+    fn search_root(
+        &mut self,
+        board: &mut Board,
+        ctl: &Control,
+        root: &mut [Pos],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -WIN;
+        let mut best_idx = 0;
+        self.pv[0].clear();
+        for (i, &p) in root.iter().enumerate() {
+            board.make(p);
+            let mut score;
+            if i == 0 {
+                score = -self.search(board, ctl, depth - 1, 1, -beta, -alpha);
+            } else {
+                score = -self.search(board, ctl, depth - 1, 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(board, ctl, depth - 1, 1, -beta, -alpha);
+                }
+            }
+            board.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_idx = i;
+                let child = std::mem::take(&mut self.pv[1]);
+                self.pv[0].clear();
+                self.pv[0].push(p);
+                self.pv[0].extend_from_slice(&child);
+                self.pv[1] = child;
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        root[..=best_idx].rotate_right(1);
+        best
+    }
+
+    #[inline]
+    fn poll(&mut self, ctl: &Control) {
+        if self.nodes & 1023 == 0
+            && (ctl.stop.load(Ordering::Relaxed)
+                || ctl.tm.hard_exceeded()
+                || self.nodes >= ctl.max_nodes)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The alpha-beta search below the root.
+    fn search(
+        &mut self,
+        board: &mut Board,
+        ctl: &Control,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        // Step 1. Count the node and poll the limits.
+        self.nodes += 1;
+        self.poll(ctl);
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let ply_i = ply as i32;
+        // Step 2. Positions decided by threats on the board.
+        if board.combo_count(me, Combo::Five) > 0 {
+            return WIN - ply_i - 1;
+        }
+        let opp_fives = board.combo_count(opp, Combo::Five);
+        if opp_fives >= 2 {
+            return -(WIN - ply_i - 2);
+        }
+        if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
+            return WIN - ply_i - 3;
+        }
+        if ply >= MAX_PLY - 1 || board.is_full() {
+            return 0;
+        }
+        // Step 3. Mate-distance pruning.
+        let alpha0 = alpha;
+        let beta = beta.min(WIN - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // Step 4. At the horizon: the static score, unless a four must be answered.
+        if depth <= 0 && opp_fives == 0 {
+            return evaluate(board);
+        }
+        // Step 5. The transposition table.
+        let key = board.key();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            let score = from_tt(e.score, ply_i);
+            let pv_node = beta - alpha > 1;
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        // Step 6. Generate and order the moves.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        let threat = generate(board, &mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return 0;
+        }
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            if Some(m.pos) == tt_move {
+                m.score = i32::MAX;
+            } else if Some(m.pos) == killers[0] || Some(m.pos) == killers[1] {
+                m.score += KILLER_BONUS;
+            }
+            m.score += self.history[me.idx()][m.pos.idx()] / HISTORY_DIVISOR;
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+        if threat == Threat::Quiet && moves.len() > MAX_QUIET_MOVES {
+            moves.truncate(MAX_QUIET_MOVES);
+        }
+        // A single forced reply does not use up depth.
+        let extension = i32::from(moves.len() == 1);
+        // Step 7. Principal-variation search over the moves.
+        let mut best = -WIN;
+        let mut best_move = None;
+        for (i, m) in moves.iter().enumerate() {
+            let p = m.pos;
+            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
+            board.make(p);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if i == 0 {
+                score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
+            } else {
+                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+                    1 + i32::from(i >= 2 * LMR_MIN_MOVES + 4)
+                } else {
+                    0
+                };
+                score =
+                    -self.search(board, ctl, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.search(board, ctl, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            board.unmake();
+            if self.stopped {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(p);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(p);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    // Step 8. A cut-off: remember the move for ordering.
+                    if quiet {
+                        let k = &mut self.killers[ply];
+                        if k[0] != Some(p) {
+                            k[1] = k[0];
+                            k[0] = Some(p);
+                        }
+                    }
+                    let h = &mut self.history[me.idx()][p.idx()];
+                    *h = (*h + depth * depth).min(HISTORY_MAX);
+                    break;
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
+        best
+    }
+}
+
+/// A score to store: wins and losses relative to the node, not the root.
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score + ply
+    } else if score < -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score back at `ply`.
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score - ply
+    } else if score < -WIN_BOUND {
+        score + ply
+    } else {
+        score
     }
 }

@@ -1,0 +1,286 @@
+//! The threat solver: VCF (victory by continuous fours) and VCT (victory by continuous
+//! threats: fours and open threes), as an AND/OR search over forcing moves only.
+//!
+//! The attacker plays fours (and, for VCT, moves that make an open three); the defender's
+//! replies are exactly those that matter: the block of a four, or against an open three the
+//! points that leave no open four, plus the defender's own fours (a counter-four forces the
+//! attacker to block, and may win). A small cache remembers positions already refuted.
+
+use crate::board::{Board, Color, Pos};
+use crate::pattern::Combo;
+
+/// Result cache size (slots).
+const CACHE_SLOTS: usize = 1 << 16;
+
+/// The solver's reusable state.
+pub struct Solver {
+    /// Keys of positions (attacker to move) proven not to win within the stored depth.
+    cache: Vec<(u64, i32)>,
+    nodes: u64,
+    node_limit: u64,
+    threes: bool,
+    attacker: Color,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with an empty cache.
+    pub fn new() -> Solver {
+        Solver {
+            cache: vec![(0, -1); CACHE_SLOTS],
+            nodes: 0,
+            node_limit: 0,
+            threes: false,
+            attacker: Color::Black,
+        }
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Looks for a VCF of the side to move within `max_depth` attacking moves and
+    /// `node_limit` nodes; returns the attacker's winning first move and the line.
+    pub fn vcf(&mut self, board: &mut Board, max_depth: i32, node_limit: u64) -> Option<Vec<Pos>> {
+        self.solve(board, max_depth, node_limit, false)
+    }
+
+    /// Looks for a VCT (fours and open threes) of the side to move.
+    pub fn vct(&mut self, board: &mut Board, max_depth: i32, node_limit: u64) -> Option<Vec<Pos>> {
+        self.solve(board, max_depth, node_limit, true)
+    }
+
+    fn solve(
+        &mut self,
+        board: &mut Board,
+        max_depth: i32,
+        node_limit: u64,
+        threes: bool,
+    ) -> Option<Vec<Pos>> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.threes = threes;
+        self.attacker = board.side_to_move();
+        // Refutations depend on the attacker and the mode: start each solve afresh.
+        self.cache.iter_mut().for_each(|c| *c = (0, -1));
+        let mut line = Vec::new();
+        if self.attack(board, max_depth, &mut line) {
+            Some(line)
+        } else {
+            None
+        }
+    }
+
+    fn out_of_nodes(&mut self) -> bool {
+        self.nodes += 1;
+        self.nodes > self.node_limit
+    }
+
+    /// The single point where `color` makes five, if there is exactly one.
+    fn five_points(board: &Board, color: Color) -> (usize, Option<Pos>) {
+        let mut count = 0;
+        let mut first = None;
+        for p in board.five_points(color) {
+            count += 1;
+            first.get_or_insert(p);
+            if count > 1 {
+                break;
+            }
+        }
+        (count, first)
+    }
+
+    /// Attacker to move. True when the attacker wins by threats within `depth` moves.
+    fn attack(&mut self, board: &mut Board, depth: i32, line: &mut Vec<Pos>) -> bool {
+        let att = self.attacker;
+        let def = att.opp();
+        if board.combo_count(att, Combo::Five) > 0 {
+            line.push(board.five_points(att).next().expect("counted five point"));
+            return true;
+        }
+        if self.out_of_nodes() {
+            return false;
+        }
+        let (def_fives, block) = Solver::five_points(board, def);
+        if def_fives > 1 {
+            return false;
+        }
+        if let Some(p) = block {
+            // The defender threatens five: the block is forced, and must itself threaten.
+            return self.try_attack_move(board, p, depth, line);
+        }
+        if board.combo_count(att, Combo::FlexFour) > 0 {
+            let p = board.candidates().find(|&p| board.combo(p, att) == Combo::FlexFour);
+            line.push(p.expect("counted flex-four point"));
+            return true;
+        }
+        if depth <= 0 {
+            return false;
+        }
+        let key = board.key();
+        let slot = key as usize & (CACHE_SLOTS - 1);
+        if self.cache[slot].0 == key && self.cache[slot].1 >= depth {
+            return false;
+        }
+        let mut moves: Vec<(i32, Pos)> = board
+            .candidates()
+            .filter_map(|p| {
+                let c = board.combo(p, att);
+                let threat = match c {
+                    Combo::FourThree => 4,
+                    Combo::Four => 2,
+                    Combo::ThreeThree if self.threes => 3,
+                    Combo::OpenThree if self.threes => 1,
+                    _ => return None,
+                };
+                Some((threat * 10_000 + board.point_value(p, att), p))
+            })
+            .collect();
+        moves.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, p) in moves {
+            if self.try_attack_move(board, p, depth - 1, line) {
+                return true;
+            }
+            if self.nodes > self.node_limit {
+                return false;
+            }
+        }
+        if self.nodes <= self.node_limit {
+            self.cache[slot] = (key, depth);
+        }
+        false
+    }
+
+    /// Plays the attacker's `p`, then lets the defender answer.
+    fn try_attack_move(
+        &mut self,
+        board: &mut Board,
+        p: Pos,
+        depth: i32,
+        line: &mut Vec<Pos>,
+    ) -> bool {
+        board.make(p);
+        line.push(p);
+        let won = self.defend(board, depth, line);
+        if !won {
+            line.pop();
+        }
+        board.unmake();
+        won
+    }
+
+    /// Defender to move after an attacking move. True when every defence loses.
+    fn defend(&mut self, board: &mut Board, depth: i32, line: &mut Vec<Pos>) -> bool {
+        let att = self.attacker;
+        let def = att.opp();
+        if board.combo_count(def, Combo::Five) > 0 {
+            return false;
+        }
+        let (att_fives, block) = Solver::five_points(board, att);
+        if att_fives > 1 {
+            return true;
+        }
+        if let Some(b) = block {
+            board.make(b);
+            line.push(b);
+            let won = self.attack(board, depth, line);
+            if !won {
+                line.pop();
+            }
+            board.unmake();
+            return won;
+        }
+        if !self.threes || board.combo_count(att, Combo::FlexFour) == 0 {
+            // No threat left: the attack has run out.
+            return false;
+        }
+        // Against an open three: the defender's fours, and every point that leaves the
+        // attacker no open four.
+        let mut replies: Vec<Pos> = Vec::new();
+        for q in board.candidates() {
+            if board.combo(q, def) >= Combo::Four {
+                replies.push(q);
+            } else if board.combo(q, att) >= Combo::Four {
+                board.make(q);
+                let holds = board.combo_count(att, Combo::FlexFour) == 0;
+                board.unmake();
+                if holds {
+                    replies.push(q);
+                }
+            }
+        }
+        let mark = line.len();
+        for q in replies {
+            board.make(q);
+            line.truncate(mark);
+            line.push(q);
+            let won = self.attack(board, depth, line);
+            board.unmake();
+            if !won {
+                line.truncate(mark);
+                return false;
+            }
+        }
+        // Keep the line of the last defence tried: every defence loses.
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve(text: &str, threes: bool) -> Option<Vec<Pos>> {
+        let mut b = Board::from_ascii(text).unwrap();
+        let mut s = Solver::new();
+        if threes {
+            s.vct(&mut b, 10, 1_000_000)
+        } else {
+            s.vcf(&mut b, 30, 1_000_000)
+        }
+    }
+
+    #[test]
+    fn finds_a_four_three() {
+        // Black to move: 2,5 makes a four on row 2 (2,2..2,5) and an open three on column 5.
+        let text = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . O X X X . . . . . . O
+            . . . . . X . . . . . .
+            . . . . . X . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . O . . .
+            . O . . . . . . . O . O";
+        let line = solve(text, false).expect("VCF");
+        assert_eq!(line[0], Pos::new(2, 5), "{line:?}");
+    }
+
+    #[test]
+    fn no_vcf_without_fours() {
+        let text = "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . X . . . . . . .
+            . . . . . X . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . O . . .
+            . . . . . . . . . O . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .";
+        assert_eq!(solve(text, false), None);
+    }
+}
