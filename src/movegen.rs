@@ -41,7 +41,7 @@ pub fn generate(board: &Board, out: &mut Vec<ScoredMove>) -> Threat {
     let opp = me.opp();
     if board.combo_count(me, Combo::Five) > 0 {
         if let Some(p) = board.five_points(me).next() {
-            out.push(ScoredMove { pos: p, score: i32::MAX });
+            out.push(ScoredMove { pos: p, score: 1 << 28 });
             return Threat::Win;
         }
     }

@@ -16,6 +16,9 @@ use crate::threat::Solver;
 use crate::timeman::{Clock, Limits, TimeManager};
 use crate::tt::{Bound, Table};
 
+/// Ordering score of the hash move: above every other (scores stay far from overflow).
+const TT_MOVE_SCORE: i32 = 1 << 28;
+
 /// Deepest ply the search goes (a 15×15 board has 225 points).
 pub const MAX_PLY: usize = 232;
 
@@ -396,7 +399,7 @@ impl Searcher {
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
             if Some(m.pos) == tt_move {
-                m.score = i32::MAX;
+                m.score = TT_MOVE_SCORE;
             } else if Some(m.pos) == killers[0] || Some(m.pos) == killers[1] {
                 m.score += KILLER_BONUS;
             }
