@@ -10,6 +10,7 @@ fn every_transcript_replays() {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_wuzi"));
     let files = common::transcripts();
     assert!(files.len() >= 9, "only {} transcripts", files.len());
-    let failures: Vec<String> = files.iter().filter_map(|f| common::replay(&bin, f).err()).collect();
+    let failures: Vec<String> =
+        files.iter().filter_map(|f| common::replay(&bin, f).err()).collect();
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }

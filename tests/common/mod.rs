@@ -217,4 +217,3 @@ pub fn transcripts() -> Vec<PathBuf> {
     files.sort();
     files
 }
-
