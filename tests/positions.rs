@@ -145,7 +145,7 @@ const VCF9: &str = "
 fn check_vcf(text: &str, shortest: usize, solutions: &[(usize, usize)]) {
     let mut b = board(text);
     let line = Solver::new().vcf(&mut b, 30, 2_000_000).expect("a VCF");
-    let attacking = line.len().div_ceil(2);
+    let attacking = (line.len() + 1) / 2;
     assert!(attacking >= shortest, "VCF of {attacking} fours, shorter than the known {shortest}");
     assert!(at(solutions).contains(&line[0]), "VCF starts at {}", line[0]);
     // Every attacking move but the last is a four: the defender's reply is forced.
