@@ -217,3 +217,67 @@ pub fn transcripts() -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Whether the stone just played at `p` makes five or more on a 12×12 grid.
+fn five_through(grid: &[[u8; 12]; 12], p: (i64, i64)) -> bool {
+    let who = grid[p.0 as usize][p.1 as usize];
+    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+        let run = |s: i64| {
+            (1..5)
+                .take_while(|k| {
+                    let (r, c) = (p.0 + s * k * dr, p.1 + s * k * dc);
+                    (0..12).contains(&r) && (0..12).contains(&c) && grid[r as usize][c as usize] == who
+                })
+                .count()
+        };
+        run(1) + run(-1) + 1 >= 5
+    })
+}
+
+/// Plays a whole game between `bin` run with `ours` (black when `we_are_black`) and `bin`
+/// run with `theirs`, from the judge's four stones, and writes it as a transcript from our
+/// side: our answers become exact expectations, theirs become `PLACE` lines.
+pub fn record_selfplay(bin: &Path, ours: &[String], theirs: &[String], we_are_black: bool) -> String {
+    let mut us = Brain::start(bin, ours);
+    let mut them = Brain::start(bin, theirs);
+    let mut grid = [[0u8; 12]; 12];
+    for (r, c, who) in [(5, 5, 2), (6, 6, 2), (5, 6, 1), (6, 5, 1)] {
+        grid[r][c] = who;
+    }
+    let mut out = String::new();
+    out.push_str(&format!("#args: {}\n", ours.join(" ")));
+    out.push_str(&format!("#selfplay: {}\n", theirs.join(" ")));
+    out.push_str(&format!("START {}\n#=> OK\n", if we_are_black { 1 } else { 2 }));
+    us.send(&format!("START {}", if we_are_black { 1 } else { 2 }));
+    them.send(&format!("START {}", if we_are_black { 2 } else { 1 }));
+    assert_eq!(us.next_answer().0.as_deref(), Some("OK"));
+    assert_eq!(them.next_answer().0.as_deref(), Some("OK"));
+    let mut black_to_move = true;
+    let result;
+    loop {
+        let ours_to_move = black_to_move == we_are_black;
+        let (mover, other) = if ours_to_move { (&mut us, &mut them) } else { (&mut them, &mut us) };
+        mover.send("TURN");
+        let answer = mover.next_answer().0.expect("an answer");
+        let mv = parse_move(&answer).expect("a move");
+        assert_eq!(grid[mv.0 as usize][mv.1 as usize], 0, "illegal move {answer}");
+        grid[mv.0 as usize][mv.1 as usize] = if black_to_move { 1 } else { 2 };
+        other.send(&format!("PLACE {} {}", mv.0, mv.1));
+        if ours_to_move {
+            out.push_str(&format!("TURN\n#=> {} {}\n", mv.0, mv.1));
+        } else {
+            out.push_str(&format!("PLACE {} {}\n", mv.0, mv.1));
+        }
+        if five_through(&grid, mv) {
+            result = if ours_to_move { 1 } else { 2 };
+            break;
+        }
+        if grid.iter().flatten().all(|&v| v != 0) {
+            result = 0;
+            break;
+        }
+        black_to_move = !black_to_move;
+    }
+    out.push_str(&format!("END {result}\n"));
+    out
+}
