@@ -157,9 +157,8 @@ pub struct Board {
     size: usize,
     cells: [u8; NUM_POINTS],
     stones: [Bits; 2],
-    /// Points with a stone within two steps (Chebyshev distance), stone or not.
-    near_bits: Bits,
-    near: [u8; NUM_POINTS],
+    /// The playing points (the rest of the grid is wall).
+    playable: Bits,
     codes: [[u16; NUM_POINTS]; 4],
     quads: [[u16; NUM_POINTS]; 2],
     counts: [[u16; NUM_COMBOS]; 2],
@@ -195,8 +194,7 @@ impl Board {
             size,
             cells,
             stones: [[0; 4]; 2],
-            near_bits: [0; 4],
-            near: [0; NUM_POINTS],
+            playable: [0; 4],
             codes: [[0; NUM_POINTS]; 4],
             quads: [[0; NUM_POINTS]; 2],
             counts: [[0; NUM_COMBOS]; 2],
@@ -228,8 +226,7 @@ impl Board {
         self.codes = [[0; NUM_POINTS]; 4];
         self.counts = [[0; NUM_COMBOS]; 2];
         self.values = [0; 2];
-        self.near = [0; NUM_POINTS];
-        self.near_bits = [0; 4];
+        self.playable = [0; 4];
         for p in self.points() {
             for d in 0..4 {
                 let mut code = 0u16;
@@ -240,9 +237,7 @@ impl Board {
                 }
                 self.codes[d][p.idx()] = code;
             }
-            if self.cells[p.idx()] != EMPTY {
-                self.add_near(p, 1);
-            }
+            self.playable[p.idx() >> 6] |= 1 << (p.idx() & 63);
         }
         for p in self.points() {
             for s in 0..2 {
@@ -279,23 +274,6 @@ impl Board {
         }
     }
 
-    fn add_near(&mut self, p: Pos, delta: i8) {
-        let (r, c) = (p.row() as i32, p.col() as i32);
-        let n = self.size as i32;
-        for rr in (r - 2).max(0)..=(r + 2).min(n - 1) {
-            for cc in (c - 2).max(0)..=(c + 2).min(n - 1) {
-                let q = rr as usize * STRIDE + cc as usize;
-                self.near[q] = (self.near[q] as i8 + delta) as u8;
-                let bit = 1u64 << (q & 63);
-                if self.near[q] > 0 {
-                    self.near_bits[q >> 6] |= bit;
-                } else {
-                    self.near_bits[q >> 6] &= !bit;
-                }
-            }
-        }
-    }
-
     /// Puts or lifts a stone of `cell` (0 to lift) at `p` and updates everything derived.
     fn set_cell(&mut self, p: Pos, color: Color, placing: bool) {
         let i = p.idx();
@@ -303,11 +281,9 @@ impl Board {
             self.remove_point(p);
             self.cells[i] = color.cell();
             self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
-            self.add_near(p, 1);
         } else {
             self.cells[i] = EMPTY;
             self.stones[color.idx()][i >> 6] &= !(1 << (i & 63));
-            self.add_near(p, -1);
         }
         self.key ^= ZOBRIST[color.idx()][i];
         let stone = color.cell() as u16;
@@ -442,14 +418,12 @@ impl Board {
     pub fn stones(&self, color: Color) -> &Bits {
         &self.stones[color.idx()]
     }
-    /// Empty points within two steps of a stone.
+    /// Empty points within two steps (Chebyshev distance) of a stone.
+    #[inline]
     pub fn candidates(&self) -> BitIter {
-        let occ = |w: usize| self.stones[0][w] | self.stones[1][w];
-        BitIter { bits: [0, 1, 2, 3].map(|w| self.near_bits[w] & !occ(w)), word: 0 }
-    }
-    /// Number of stones within two steps of `p`.
-    pub fn near_count(&self, p: Pos) -> u8 {
-        self.near[p.idx()]
+        let occ: Bits = [0, 1, 2, 3].map(|w| self.stones[0][w] | self.stones[1][w]);
+        let near = dilate2(&occ);
+        BitIter { bits: [0, 1, 2, 3].map(|w| near[w] & !occ[w] & self.playable[w]), word: 0 }
     }
     /// The line code of `p` in direction `d` (0 horizontal, 1 vertical, 2 diagonal, 3 anti).
     pub fn code(&self, p: Pos, d: usize) -> u16 {
@@ -554,8 +528,10 @@ impl Board {
         if fresh.values != self.values {
             return Err(format!("value sums differ: {:?} vs {:?}", self.values, fresh.values));
         }
-        if fresh.near != self.near || fresh.near_bits != self.near_bits {
-            return Err("neighbourhood counts differ".into());
+        for w in 0..4 {
+            if self.stones[0][w] & self.stones[1][w] != 0 {
+                return Err("a point holds two stones".into());
+            }
         }
         if self.compute_key() != self.key {
             return Err("Zobrist key differs".into());
@@ -626,6 +602,54 @@ impl Board {
     }
 }
 
+/// Columns 0 and 1, and 14 and 15, of every row: what a shift along a row must not carry
+/// into the next row.
+const COL_0: u64 = 0x0001_0001_0001_0001;
+const COL_15: u64 = COL_0 << 15;
+
+#[inline]
+fn shl(x: &Bits, n: u32) -> Bits {
+    [
+        x[0] << n,
+        (x[1] << n) | (x[0] >> (64 - n)),
+        (x[2] << n) | (x[1] >> (64 - n)),
+        (x[3] << n) | (x[2] >> (64 - n)),
+    ]
+}
+
+#[inline]
+fn shr(x: &Bits, n: u32) -> Bits {
+    [
+        (x[0] >> n) | (x[1] << (64 - n)),
+        (x[1] >> n) | (x[2] << (64 - n)),
+        (x[2] >> n) | (x[3] << (64 - n)),
+        x[3] >> n,
+    ]
+}
+
+/// The points within Chebyshev distance 2 of a set point (the set points included).
+#[inline]
+pub fn dilate2(x: &Bits) -> Bits {
+    // Along the rows: one and two columns each way, never wrapping into the next row.
+    let not_c0 = !COL_0;
+    let not_c01 = !(COL_0 | (COL_0 << 1));
+    let not_c15 = !COL_15;
+    let not_c1415 = !(COL_15 | (COL_15 >> 1));
+    let mut h = [0u64; 4];
+    for w in 0..4 {
+        let v = x[w];
+        h[w] = v;
+        h[w] |= (v << 1) & not_c0;
+        h[w] |= (v << 2) & not_c01;
+        h[w] |= (v >> 1) & not_c15;
+        h[w] |= (v >> 2) & not_c1415;
+    }
+    // A word holds four whole rows, so no in-row shift needs a carry between words. Then up
+    // and down by one and two rows (16 and 32 grid points).
+    let (u1, u2, d1, d2) = (shl(&h, 16), shl(&h, 32), shr(&h, 16), shr(&h, 32));
+    [0, 1, 2, 3].map(|w| h[w] | u1[w] | u2[w] | d1[w] | d2[w])
+}
+
 /// Iterates the set points of a bitboard, lowest first.
 pub struct BitIter {
     bits: Bits,
@@ -692,6 +716,27 @@ mod tests {
         b.put(Pos::new(0, 4), Color::Black);
         assert!(b.last_move_won());
         b.verify().unwrap();
+    }
+
+    #[test]
+    fn candidates_are_the_empty_points_near_stones() {
+        let mut b = Board::new(15);
+        for (r, c) in [(0, 0), (7, 14), (14, 3), (3, 7), (4, 13), (8, 1)] {
+            b.put(Pos::new(r, c), Color::Black);
+        }
+        let got: Vec<Pos> = b.candidates().collect();
+        let want: Vec<Pos> = b
+            .points()
+            .filter(|&p| b.is_empty(p))
+            .filter(|&p| {
+                b.points().any(|q| {
+                    b.stone(q).is_some()
+                        && p.row().abs_diff(q.row()) <= 2
+                        && p.col().abs_diff(q.col()) <= 2
+                })
+            })
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -34,7 +34,8 @@ pub fn move_score(board: &Board, p: Pos) -> i32 {
     2 * board.point_value(p, me) + board.point_value(p, me.opp())
 }
 
-/// Fills `out` with the moves worth searching, best first by static score, and says why.
+/// Fills `out` with the moves worth searching, with their static scores (unsorted: the
+/// search picks them best first), and says why.
 pub fn generate(board: &Board, out: &mut Vec<ScoredMove>) -> Threat {
     out.clear();
     let me = board.side_to_move();
@@ -69,7 +70,6 @@ pub fn generate(board: &Board, out: &mut Vec<ScoredMove>) -> Threat {
             out.push(ScoredMove { pos: p, score: 0 });
         }
     }
-    out.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
     threat
 }
 
@@ -100,7 +100,7 @@ pub fn quick_move(board: &Board) -> Option<Pos> {
     }
     let mut list = Vec::new();
     generate(board, &mut list);
-    list.first().map(|m| m.pos)
+    list.iter().max_by_key(|m| m.score).map(|m| m.pos)
 }
 
 #[cfg(test)]

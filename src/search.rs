@@ -167,6 +167,7 @@ impl Searcher {
         // Step 3. The root moves; against an opponent's win by fours, only the refutations.
         let mut moves = Vec::new();
         generate(board, &mut moves);
+        moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
         let mut root: Vec<Pos> = moves.iter().map(|m| m.pos).collect();
         let mut source = "search";
         if board.combo_count(opp, Combo::Five) == 0 {
@@ -405,17 +406,24 @@ impl Searcher {
             }
             m.score += self.history[me.idx()][m.pos.idx()] / HISTORY_DIVISOR;
         }
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
-        if threat == Threat::Quiet && moves.len() > MAX_QUIET_MOVES {
-            moves.truncate(MAX_QUIET_MOVES);
-        }
+        // Quiet nodes search only their best few moves.
+        let limit =
+            if threat == Threat::Quiet { moves.len().min(MAX_QUIET_MOVES) } else { moves.len() };
         // A single forced reply does not use up depth.
         let extension = i32::from(moves.len() == 1);
-        // Step 7. Principal-variation search over the moves.
+        // Step 7. Principal-variation search over the moves, picked best first (a cut-off
+        // usually comes early, so a full sort would be wasted).
         let mut best = -WIN;
         let mut best_move = None;
-        for (i, m) in moves.iter().enumerate() {
-            let p = m.pos;
+        for i in 0..limit {
+            let mut pick = i;
+            for j in i + 1..moves.len() {
+                if moves[j].score > moves[pick].score {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            let p = moves[i].pos;
             let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
             board.make(p);
             let new_depth = depth - 1 + extension;

@@ -12,6 +12,9 @@
 //! `DEBUG` lines are otherwise skipped. At the end of the file standard input is closed; the
 //! brain must exit with status 0 and print nothing but `DEBUG` lines after the last answer.
 
+// Each test file uses a part of these helpers.
+#![allow(dead_code)]
+
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -226,7 +229,9 @@ fn five_through(grid: &[[u8; 12]; 12], p: (i64, i64)) -> bool {
             (1..5)
                 .take_while(|k| {
                     let (r, c) = (p.0 + s * k * dr, p.1 + s * k * dc);
-                    (0..12).contains(&r) && (0..12).contains(&c) && grid[r as usize][c as usize] == who
+                    (0..12).contains(&r)
+                        && (0..12).contains(&c)
+                        && grid[r as usize][c as usize] == who
                 })
                 .count()
         };
@@ -237,7 +242,12 @@ fn five_through(grid: &[[u8; 12]; 12], p: (i64, i64)) -> bool {
 /// Plays a whole game between `bin` run with `ours` (black when `we_are_black`) and `bin`
 /// run with `theirs`, from the judge's four stones, and writes it as a transcript from our
 /// side: our answers become exact expectations, theirs become `PLACE` lines.
-pub fn record_selfplay(bin: &Path, ours: &[String], theirs: &[String], we_are_black: bool) -> String {
+pub fn record_selfplay(
+    bin: &Path,
+    ours: &[String],
+    theirs: &[String],
+    we_are_black: bool,
+) -> String {
     let mut us = Brain::start(bin, ours);
     let mut them = Brain::start(bin, theirs);
     let mut grid = [[0u8; 12]; 12];
