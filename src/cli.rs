@@ -22,6 +22,10 @@ options:
   --board / --no-board      draw the board as DEBUG lines after each move
                             (default: on when stdin is a terminal)
   --quiet                   no search summary after each move
+  --no-ponder               do not think on the opponent's time (on by default, off with a
+                            fixed --depth/--nodes/--movetime budget)
+  --safety-net              answer with the instant safety-net chooser alone (weak; a
+                            sparring partner for matches and tests)
   --fault search-panic      make the search panic (to test the safety net)
   -h, --help                this text
   -V, --version             the version
@@ -84,6 +88,8 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             "--board" => settings.show_board = true,
             "--no-board" => settings.show_board = false,
             "--quiet" => settings.verbose = false,
+            "--no-ponder" => settings.ponder = false,
+            "--safety-net" => settings.safety_net_only = true,
             "--fault" => {
                 settings.fault = match value(&mut it, arg)? {
                     "search-panic" => Fault::SearchPanic,

@@ -35,6 +35,7 @@ pub struct Engine {
     start: StartPos,
     searcher: Searcher,
     fault: Fault,
+    safety_net_only: bool,
 }
 
 impl Engine {
@@ -45,12 +46,36 @@ impl Engine {
             start: StartPos::Center4,
             searcher: Searcher::new(hash_mb),
             fault: Fault::None,
+            safety_net_only: false,
         }
     }
 
     /// Sets an injected fault (tests only).
     pub fn set_fault(&mut self, fault: Fault) {
         self.fault = fault;
+    }
+
+    /// Answers every move with the safety-net chooser alone: a weak, instant player (the
+    /// foundation's chooser) to measure the search against.
+    pub fn set_safety_net_only(&mut self, on: bool) {
+        self.safety_net_only = on;
+    }
+
+    /// Thinks about the current position for the side to move (the opponent, while it
+    /// thinks) until `stop` is raised or `limits` run out, to fill the hash table for our
+    /// next move. Nothing is played; a failure is ignored.
+    pub fn ponder(&mut self, limits: Limits, clock: &dyn Clock, stop: &AtomicBool) {
+        if self.safety_net_only || crate::movegen::quick_move(&self.board).is_none() {
+            return;
+        }
+        let mut board = self.board.clone();
+        let searcher = &mut self.searcher;
+        let done = catch_unwind(AssertUnwindSafe(|| {
+            searcher.think(&mut board, limits, clock, stop, &mut |_| {});
+        }));
+        if done.is_err() {
+            self.searcher.reset();
+        }
     }
 
     /// Starts a new game on a `size` board from `start`. The hash table is aged, not cleared,
@@ -123,6 +148,9 @@ impl Engine {
         let quick = crate::movegen::quick_move(&self.board);
         if quick.is_none() {
             return Decision { pos: None, report: None, note: Some("the board is full".into()) };
+        }
+        if self.safety_net_only {
+            return Decision { pos: quick, report: None, note: None };
         }
         let mut board = self.board.clone();
         let fault = self.fault;

@@ -42,7 +42,7 @@ pub const VCT_MAX_DEPTH: i32 = 8;
 pub const MAX_DEPTH: i32 = 64;
 /// Per-move safety margin under the judge's 2 s, in ms: the answer must be flushed and
 /// the judge's own clock may run on a loaded machine.
-pub const MOVE_MARGIN_MS: u64 = 500;
+pub const MOVE_MARGIN_MS: u64 = 400;
 /// Game time never spent, in ms, out of the judge's 90 s.
 pub const GAME_RESERVE_MS: u64 = 6_000;
 /// Fewest moves the time manager plans for.
@@ -63,3 +63,6 @@ pub const KILLER_BONUS: i32 = 400;
 pub const HISTORY_DIVISOR: i32 = 16;
 /// History scores saturate here.
 pub const HISTORY_MAX: i32 = 1 << 16;
+
+/// Longest think on the opponent's time, in ms (it ends at once when the opponent moves).
+pub const PONDER_MAX_MS: u64 = 60_000;

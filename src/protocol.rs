@@ -128,19 +128,41 @@ pub fn read_line_capped(input: &mut dyn BufRead) -> Option<Result<String, usize>
 }
 
 /// The reader thread's side of the protocol loop: parsed commands come in on `commands`;
-/// each token sent on `permits` lets the reader read one more line.
+/// each token sent on `permits` lets the reader read one more line. The reader never runs
+/// more than one line ahead of the loop that receives.
 pub struct Reader {
     /// Parsed commands, in input order.
     pub commands: Receiver<Command>,
     /// Permission to read one more line.
     pub permits: Sender<()>,
+    /// Commands sent so far (counted before each is sent), plus one at the end of input.
+    pub sent: Arc<AtomicU64>,
+    given: u64,
+    received: u64,
 }
 
 impl Reader {
-    /// Lets the reader read one more line.
-    pub fn permit(&self) {
-        // The reader is gone only at the end of input: nothing is lost then.
-        let _ = self.permits.send(());
+    /// Lets the reader read one more line, unless it may already.
+    pub fn permit(&mut self) {
+        if self.given == self.received {
+            self.given += 1;
+            // The reader is gone only at the end of input: nothing is lost then.
+            let _ = self.permits.send(());
+        }
+    }
+
+    /// The next command, after letting the reader read it; `None` at the end of input.
+    pub fn next_command(&mut self) -> Option<Command> {
+        self.permit();
+        let cmd = self.commands.recv().ok()?;
+        self.received += 1;
+        Some(cmd)
+    }
+
+    /// Whether a command has been read that [`Reader::next_command`] has not returned yet, or the
+    /// input has ended.
+    pub fn has_unreceived(&self) -> bool {
+        self.sent.load(Ordering::SeqCst) > self.received
     }
 }
 
@@ -152,8 +174,21 @@ pub fn spawn_reader(
     stop: Arc<AtomicBool>,
     aborts: Arc<AtomicU64>,
 ) -> Reader {
+    spawn_pondering_reader(input, stop, aborts, Arc::new(AtomicBool::new(false)))
+}
+
+/// [`spawn_reader`], and while `pondering` is set any line at all raises `stop`: the
+/// opponent has answered, so thinking on its time must end.
+pub fn spawn_pondering_reader(
+    input: Box<dyn Read + Send>,
+    stop: Arc<AtomicBool>,
+    aborts: Arc<AtomicU64>,
+    pondering: Arc<AtomicBool>,
+) -> Reader {
     let (tx, rx) = channel();
     let (permit_tx, permit_rx) = channel::<()>();
+    let sent = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&sent);
     std::thread::spawn(move || {
         let mut reader = BufReader::new(input);
         while permit_rx.recv().is_ok() {
@@ -166,12 +201,24 @@ pub fn spawn_reader(
                 aborts.fetch_add(1, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             }
+            // Count, send, then look at the pondering flag: the protocol loop sets the flag
+            // before it looks at the count, so one of the two always sees the other.
+            counter.fetch_add(1, Ordering::SeqCst);
             if tx.send(cmd).is_err() {
-                break;
+                return;
+            }
+            if pondering.load(Ordering::SeqCst) {
+                stop.store(true, Ordering::SeqCst);
             }
         }
+        // The end of input counts as an event too: no pondering starts after it, and one in
+        // progress stops (a search for a TURN goes on: its answer is still wanted).
+        counter.fetch_add(1, Ordering::SeqCst);
+        if pondering.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+        }
     });
-    Reader { commands: rx, permits: permit_tx }
+    Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0 }
 }
 
 /// Writes answers and DEBUG lines, flushing each at once and keeping DEBUG output within the
@@ -237,6 +284,10 @@ pub struct Settings {
     pub verbose: bool,
     /// An injected fault (tests only).
     pub fault: Fault,
+    /// Think on the opponent's time (the judge does not count it).
+    pub ponder: bool,
+    /// Answer with the safety-net chooser alone (a weak, instant opponent for matches).
+    pub safety_net_only: bool,
 }
 
 impl Default for Settings {
@@ -248,6 +299,8 @@ impl Default for Settings {
             show_board: false,
             verbose: true,
             fault: Fault::None,
+            ponder: true,
+            safety_net_only: false,
         }
     }
 }
@@ -267,24 +320,24 @@ struct Game {
 pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W) {
     let stop = Arc::new(AtomicBool::new(false));
     let aborts = Arc::new(AtomicU64::new(0));
-    let reader = spawn_reader(input, Arc::clone(&stop), Arc::clone(&aborts));
+    let pondering = Arc::new(AtomicBool::new(false));
+    let mut reader = spawn_pondering_reader(
+        input,
+        Arc::clone(&stop),
+        Arc::clone(&aborts),
+        Arc::clone(&pondering),
+    );
     let mut out = Output::new(output);
     let mut engine = Engine::new(settings.hash_mb);
     engine.set_fault(settings.fault);
+    engine.set_safety_net_only(settings.safety_net_only);
+    // Pondering fills the hash table by time, which would make fixed budgets depend on it.
+    let ponder = settings.ponder && settings.fixed.is_none();
     let mut game: Option<Game> = None;
     // Aborts seen by this loop: those beyond it are still queued in the channel.
     let mut handled_aborts = 0u64;
     let clock = WallClock::new();
-    // Permits given to the reader for lines not yet received here: at most one, so the
-    // reader never runs more than one line ahead of this loop.
-    let mut ahead = 0;
-    loop {
-        if ahead == 0 {
-            reader.permit();
-        } else {
-            ahead = 0;
-        }
-        let Ok(cmd) = reader.commands.recv() else { break };
+    while let Some(cmd) = reader.next_command() {
         match cmd {
             Command::Nothing => {}
             Command::Invalid(why) => out.debug(&format!("ignored: {why}")),
@@ -344,7 +397,6 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 });
                 // While thinking, the reader may read the next line: an END stops the search.
                 reader.permit();
-                ahead = 1;
                 let decision = engine.think(g.me, limits, &clock, &stop, &mut |_| {});
                 g.used_ms += (clock.now() - started).as_millis() as u64;
                 if aborts.load(Ordering::SeqCst) != handled_aborts {
@@ -352,6 +404,18 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     continue;
                 }
                 answer_turn(&mut engine, g, &decision, settings, &mut out);
+                if ponder && g.answered {
+                    // Think on the opponent's time until any line comes from the judge. The
+                    // flag goes up before the count is read (see the reader thread).
+                    stop.store(false, Ordering::SeqCst);
+                    pondering.store(true, Ordering::SeqCst);
+                    if !reader.has_unreceived() {
+                        reader.permit();
+                        let limits = Limits::movetime(crate::params::PONDER_MAX_MS);
+                        engine.ponder(limits, &clock, &stop);
+                    }
+                    pondering.store(false, Ordering::SeqCst);
+                }
             }
         }
     }
