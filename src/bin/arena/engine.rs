@@ -292,7 +292,7 @@ impl Engine {
                 _ => break "still running".to_string(),
             }
         };
-        fault(FaultKind::Exited, format!("{what} before END ({status})"))
+        fault(FaultKind::Exited, format!("{what} before END; {status}"))
     }
 
     fn is_log(&self, line: &str) -> bool {
@@ -405,7 +405,7 @@ impl Engine {
                         self.notes.push("exited after the game was decided".to_string());
                         return Ok(());
                     }
-                    return Err(self.exited("exited"));
+                    return Err(self.exited("the process ended"));
                 }
                 Err(TryRecvError::Empty) => break,
             }
@@ -534,7 +534,7 @@ impl Engine {
                     }
                 }
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.exited("exited"));
+                    return Err(self.exited("the process ended"));
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if Instant::now() >= deadline {
