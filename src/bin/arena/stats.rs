@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(s.decide(s.llr(&wdl(90, 0, 0))), None);
         // An even record leans to H0 and eventually accepts it.
         assert!(s.llr(&wdl(50, 10, 50)) < 0.0);
-        assert_eq!(s.decide(s.llr(&wdl(2000, 100, 2000))), Some(Decision::H0));
+        assert_eq!(s.decide(s.llr(&wdl(5000, 200, 5000))), Some(Decision::H0));
         assert_eq!(s.decide(s.llr(&wdl(0, 0, 110))), Some(Decision::H0));
         assert_eq!(s.llr(&Wdl::default()), 0.0);
     }
