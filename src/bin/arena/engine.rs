@@ -1,27 +1,16 @@
-//! One brain process and the protocol spoken to it.
+//! An engine under the judge's rules: the two protocols, the clocks, and the faults.
 //!
-//! Each engine gets a reader thread for stdout that timestamps every line and sends it over a
-//! channel, so output that arrives while no answer is due is noticed (and dated) even though
-//! the referee is busy with the other side. A second thread keeps the stderr tail for the
-//! record, and a third polls the peak resident set size on Linux.
+//! The process itself (pipes, reader threads, memory gauge) lives in [`crate::process`].
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crate::game::{Board, Color, Move, SIZE};
+use crate::process::{Event, Process, POLL};
 
-/// How often the referee looks at the memory gauge while it waits for an answer.
-const POLL: Duration = Duration::from_millis(20);
 /// The judge truncates one DEBUG message at 16 KB and drops messages past 32 KB.
 const DEBUG_LINE_MAX: usize = 16 * 1024;
 const DEBUG_TOTAL_MAX: usize = 32 * 1024;
-/// Lines of stderr kept for the record (a panic message is what matters).
-const STDERR_KEEP: usize = 100;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,11 +112,6 @@ fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
     Fault { kind, detail: detail.into() }
 }
 
-enum Event {
-    Line(String, Instant),
-    Eof,
-}
-
 /// A running brain process for one game.
 pub struct Engine {
     /// How it was started.
@@ -135,12 +119,7 @@ pub struct Engine {
     /// Its colour in this game.
     pub color: Color,
     limits: Limits,
-    child: Child,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<Event>,
-    peak_kb: Arc<AtomicU64>,
-    stop: Arc<AtomicBool>,
-    stderr: Arc<Mutex<Vec<String>>>,
+    process: Process,
     /// `DEBUG`/`MESSAGE` lines, capped like the judge does.
     pub debug: Vec<String>,
     debug_bytes: usize,
@@ -172,79 +151,13 @@ impl Engine {
             argv.extend(["taskset".to_string(), "-c".to_string(), core.to_string()]);
         }
         argv.extend(spec.argv.iter().cloned());
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let process = Process::spawn(&argv)
             .map_err(|e| format!("engine {}: cannot start `{}`: {e}", spec.label, spec.command))?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr_pipe = child.stderr.take().expect("stderr is piped");
-
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let at = Instant::now();
-                        let text = String::from_utf8_lossy(&buf);
-                        let text = text.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(Event::Line(text, at)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = tx.send(Event::Eof);
-        });
-
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let keep = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let reader = BufReader::new(stderr_pipe);
-            for line in reader.split(b'\n') {
-                let Ok(line) = line else { break };
-                let mut kept = keep.lock().unwrap_or_else(|e| e.into_inner());
-                if kept.len() == STDERR_KEEP {
-                    kept.remove(0);
-                }
-                kept.push(String::from_utf8_lossy(&line).trim_end().to_string());
-            }
-        });
-
-        let peak_kb = Arc::new(AtomicU64::new(0));
-        let stop = Arc::new(AtomicBool::new(false));
-        let pid = child.id();
-        let (peak, halt) = (Arc::clone(&peak_kb), Arc::clone(&stop));
-        thread::spawn(move || {
-            // Ends when the game ends or the process is gone (or the OS has no /proc).
-            while !halt.load(Ordering::Relaxed) {
-                match memory_kb(pid) {
-                    Some(kb) => {
-                        peak.fetch_max(kb, Ordering::Relaxed);
-                    }
-                    None => break,
-                }
-                thread::sleep(POLL);
-            }
-        });
-
         Ok(Engine {
             spec: spec.clone(),
             color,
             limits,
-            child,
-            stdin,
-            rx,
-            peak_kb,
-            stop,
-            stderr,
+            process,
             debug: Vec::new(),
             debug_bytes: 0,
             used: Duration::ZERO,
@@ -259,23 +172,11 @@ impl Engine {
 
     /// The kept tail of the engine's stderr.
     pub fn stderr_tail(&self) -> Vec<String> {
-        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Peak resident memory seen so far, in kB (0 where the OS does not tell).
-    pub fn peak_kb(&self) -> u64 {
-        if let Some(kb) = memory_kb(self.child.id()) {
-            self.peak_kb.fetch_max(kb, Ordering::Relaxed);
-        }
-        self.peak_kb.load(Ordering::Relaxed)
+        self.process.stderr_tail()
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        let ok = match self.stdin.as_mut() {
-            Some(w) => w.write_all(format!("{line}\n").as_bytes()).and_then(|_| w.flush()).is_ok(),
-            None => false,
-        };
-        if ok {
+        if self.process.send(line) {
             Ok(())
         } else {
             Err(self.exited("its input pipe closed"))
@@ -284,14 +185,8 @@ impl Engine {
 
     /// A fault for a process that went away, with its exit status when known.
     fn exited(&mut self, what: &str) -> Fault {
-        let deadline = Instant::now() + Duration::from_millis(200);
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break format!("{s}"),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => break "still running".to_string(),
-            }
-        };
+        let status = self.process.exit_status(Duration::from_millis(200));
+        let status = status.unwrap_or_else(|| "still running".to_string());
         fault(FaultKind::Exited, format!("{what} before END; {status}"))
     }
 
@@ -321,7 +216,7 @@ impl Engine {
 
     fn memory_fault(&self) -> Option<Fault> {
         let limit = self.limits.memory_kb?;
-        let peak = self.peak_kb();
+        let peak = self.process.peak_kb();
         (peak > limit).then(|| {
             fault(
                 FaultKind::Memory,
@@ -387,7 +282,7 @@ impl Engine {
     /// (the moment the game was decided) are noted instead of judged.
     pub fn drain(&mut self, cutoff: Option<Instant>) -> Result<(), Fault> {
         loop {
-            match self.rx.try_recv() {
+            match self.process.rx.try_recv() {
                 Ok(Event::Line(line, at)) => {
                     if self.is_log(&line) {
                         self.log(line);
@@ -517,7 +412,7 @@ impl Engine {
                 return Err(f);
             }
             let wait = deadline.saturating_duration_since(Instant::now()).min(POLL);
-            match self.rx.recv_timeout(wait) {
+            match self.process.rx.recv_timeout(wait) {
                 Ok(Event::Line(line, at)) => {
                     if self.is_log(&line) {
                         self.log(line);
@@ -558,24 +453,12 @@ impl Engine {
         } else {
             let _ = self.send("END");
         }
-        // Closing stdin lets a brain that reads to end-of-file exit by itself.
-        self.stdin = None;
-        let deadline = Instant::now() + self.limits.end_grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) | Err(_) => break,
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => {
-                    self.notes.push("did not exit after END; killed".to_string());
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                    break;
-                }
-            }
+        self.process.close_stdin();
+        if self.process.wait_or_kill(self.limits.end_grace) {
+            self.notes.push("did not exit after END; killed".to_string());
         }
-        self.stop.store(true, Ordering::Relaxed);
         // Collect the DEBUG lines printed up to the exit.
-        while let Ok(ev) = self.rx.recv_timeout(Duration::from_millis(50)) {
+        while let Ok(ev) = self.process.rx.recv_timeout(Duration::from_millis(50)) {
             if let Event::Line(line, _) = ev {
                 if self.is_log(&line) {
                     self.log(line);
@@ -583,17 +466,6 @@ impl Engine {
             } else {
                 break;
             }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Never leave a brain running, whatever path the game took.
-        self.stop.store(true, Ordering::Relaxed);
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }
@@ -608,17 +480,4 @@ fn parse_pair<'a>(
         return None;
     }
     Some((a.parse().ok()?, b.parse().ok()?))
-}
-
-/// Current peak resident set of `pid` in kB: `VmHWM` (or `VmRSS`) from `/proc/<pid>/status`.
-/// `None` where the OS does not tell, or once the process is gone.
-pub fn memory_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        status.lines().find_map(|l| {
-            let rest = l.strip_prefix(name)?.strip_prefix(':')?;
-            rest.split_whitespace().next()?.parse::<u64>().ok()
-        })
-    };
-    field("VmHWM").or_else(|| field("VmRSS"))
 }

@@ -8,6 +8,7 @@ mod cli;
 mod engine;
 mod game;
 mod openings;
+mod process;
 mod record;
 mod referee;
 mod stats;
