@@ -163,10 +163,14 @@ fn run_match(o: &Options) -> Result<(), Failure> {
         drop(tx);
 
         for result in rx {
+            if failure.is_some() {
+                // The match is void; games still running only need to end.
+                continue;
+            }
             let g = match result {
                 Ok(g) => g,
                 Err(e) => {
-                    failure.get_or_insert(Failure::Fatal(e));
+                    failure = Some(Failure::Fatal(e));
                     stop.store(true, Ordering::SeqCst);
                     continue;
                 }
@@ -225,9 +229,11 @@ fn cannot_start(g: &GameRecord, tally: &Tally) -> Option<String> {
         };
         if fault.kind == FaultKind::Exited {
             let stderr = side.stderr.last().map_or(String::new(), |l| format!("; stderr: {l}"));
+            // The detail ends with the exit status after the last `; `.
+            let status = fault.detail.rsplit("; ").next().unwrap_or("");
             return Some(format!(
-                "engine {} ({}) cannot start: it {}{stderr}",
-                side.label, side.command, fault.detail
+                "engine {} ({}) cannot start: it exited before answering START ({status}){stderr}",
+                side.label, side.command
             ));
         }
     }
