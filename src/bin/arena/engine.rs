@@ -444,7 +444,7 @@ impl Engine {
     /// piskvork has no way to tell a move without asking for one), then `END`, then a short
     /// grace period to exit before the process is killed. Output after that is ignored.
     pub fn finish(&mut self, result: u8, last: Option<Move>) {
-        let _ = self.drain(Some(Instant::now()));
+        self.note_rest(Duration::ZERO);
         if self.spec.proto == Proto::Judge {
             if let Some(mv) = last {
                 let _ = self.send(&format!("PLACE {} {}", mv.row, mv.col));
@@ -457,14 +457,18 @@ impl Engine {
         if self.process.wait_or_kill(self.limits.end_grace) {
             self.notes.push("did not exit after END; killed".to_string());
         }
-        // Collect the DEBUG lines printed up to the exit.
-        while let Ok(ev) = self.process.rx.recv_timeout(Duration::from_millis(50)) {
-            if let Event::Line(line, _) = ev {
-                if self.is_log(&line) {
-                    self.log(line);
-                }
-            } else {
-                break;
+        // Collect what was printed up to the exit.
+        self.note_rest(Duration::from_millis(50));
+    }
+
+    /// Logs or notes (never judges) whatever the engine printed, waiting up to `wait` for
+    /// each further line; used once the game is decided.
+    fn note_rest(&mut self, wait: Duration) {
+        while let Ok(Event::Line(line, _)) = self.process.rx.recv_timeout(wait) {
+            if self.is_log(&line) {
+                self.log(line);
+            } else if self.notes.len() < 20 {
+                self.notes.push(format!("after the game: {line:?}"));
             }
         }
     }
