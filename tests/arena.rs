@@ -132,9 +132,10 @@ fn memory_hog_loses() {
 
 #[test]
 fn game_time_is_counted_per_side() {
-    // 1.9 s a move is within the 2 s move limit, but the third move overruns 5 s in total,
-    // while the opponent's (instant) time is not counted against it.
-    let run = loses("total-time", "total-time", false, "game-time", &["--game-time-ms", "5000"]);
+    // 1.5 s a move is well within the 2 s move limit, but the third move overruns 4 s in
+    // total, while the opponent's (instant) time is not counted against it.
+    let extra = ["--game-time-ms", "4000"];
+    let run = loses("total-time", "total-time 1500", false, "game-time", &extra);
     let record = run.record(1);
     assert_eq!(record.lines().filter(|l| l.contains(" white  B ")).count(), 2, "{record}");
 }

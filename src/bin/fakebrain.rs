@@ -8,7 +8,8 @@
 //! right after its first move), `crash` (exits with status 3 on its 3rd TURN), `illegal`
 //! (answers a point that holds a stone), `offboard` (answers row 12), `malformed` (answers
 //! `hello`), `early-exit` (exits after its 2nd move, without waiting for END), `hog`
-//! (touches ~400 MB before its first move), `total-time` (takes 1.9 s per move), `ignore-end`
+//! (touches ~400 MB before its first move), `total-time [MS]` (takes MS, default 1900, ms
+//! per move: within the move limit, over the game limit in the end), `ignore-end`
 //! (keeps running after END). Every mode but the broken ones plays like `good`.
 
 use std::io::{self, BufRead, Write};
@@ -25,7 +26,10 @@ enum Proto {
 
 struct Brain {
     mode: String,
+    /// Random state when a seed was given (not in `total-time` mode).
     rng: Option<u64>,
+    /// The delay per move in `total-time` mode.
+    delay_ms: u64,
     /// 0 empty, 1 mine, 2 the opponent's.
     board: [[u8; N]; N],
     turns: u32,
@@ -111,7 +115,7 @@ impl Brain {
         self.say(&format!("{log} fakebrain {} turn {}", self.mode, self.turns));
         match self.mode.as_str() {
             "slow" => sleep(Duration::from_millis(2500)),
-            "total-time" => sleep(Duration::from_millis(1900)),
+            "total-time" => sleep(Duration::from_millis(self.delay_ms)),
             "crash" if self.turns == 3 => {
                 eprintln!("fakebrain: crashing on purpose");
                 std::process::exit(3);
@@ -226,8 +230,11 @@ fn main() {
         args.drain(..2);
     }
     let mode = args.first().cloned().unwrap_or_else(|| "good".to_string());
-    let rng = args.get(1).and_then(|s| s.parse::<u64>().ok());
-    let mut brain = Brain { mode, rng, board: [[0; N]; N], turns: 0, proto };
+    // The numeric argument is the seed, except in `total-time` mode where it is the delay.
+    let number = args.get(1).and_then(|s| s.parse::<u64>().ok());
+    let (rng, delay_ms) =
+        if mode == "total-time" { (None, number.unwrap_or(1900)) } else { (number, 1900) };
+    let mut brain = Brain { mode, rng, delay_ms, board: [[0; N]; N], turns: 0, proto };
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines().map_while(Result::ok);
     while let Some(line) = lines.next() {
