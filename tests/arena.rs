@@ -14,9 +14,11 @@ fn fake(args: &str) -> String {
     format!("'{FAKE}' {args}")
 }
 
-/// A fresh record directory for one test.
+/// A fresh record directory for one test (per process, so parallel runs do not collide).
 fn out_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-{name}"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-{}", std::process::id()))
+        .join(name);
     let _ = fs::remove_dir_all(&dir);
     dir
 }
