@@ -15,6 +15,48 @@ use wuzi::board::StartPos;
 use wuzi::engine::Engine;
 use wuzi::timeman::{Limits, WallClock};
 
+/// Records pseudo-random games on the 12×12 board, then times replaying them: make+unmake
+/// pairs a second (move choice is not timed).
+fn make_unmake_speed() {
+    let mut board = wuzi::board::Board::with_start(12, StartPos::Center4);
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut games = Vec::new();
+    for _ in 0..2000 {
+        let mut moves = Vec::new();
+        while moves.len() < 60 && !board.last_move_won() {
+            let empties: Vec<_> = board.candidates().collect();
+            if empties.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = empties[(state % empties.len() as u64) as usize];
+            board.make(p);
+            moves.push(p);
+        }
+        for _ in 0..moves.len() {
+            board.unmake();
+        }
+        games.push(moves);
+    }
+    let mut pairs = 0u64;
+    let started = Instant::now();
+    while started.elapsed().as_millis() < 1000 {
+        for moves in &games {
+            for &p in moves {
+                board.make(p);
+            }
+            for _ in moves {
+                board.unmake();
+            }
+            pairs += moves.len() as u64;
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!("make+unmake: {:.0} pairs/s (random games, 12x12)", pairs as f64 / secs);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opt = |name: &str, default: u64| {
@@ -24,6 +66,7 @@ fn main() {
     let tactics_ms = opt("--tactics-ms", 1000);
     let only_tactics = args.iter().any(|a| a == "--only-tactics");
     if !only_tactics {
+        make_unmake_speed();
         let started = Instant::now();
         let reports = search_all(Limits::depth(DEFAULT_DEPTH));
         let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
