@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::board::{Color, Pos, StartPos};
 use crate::engine::{Decision, Engine, Fault};
@@ -131,14 +132,15 @@ pub fn read_line_capped(input: &mut dyn BufRead) -> Option<Result<String, usize>
 /// each token sent on `permits` lets the reader read one more line. The reader never runs
 /// more than one line ahead of the loop that receives.
 pub struct Reader {
-    /// Parsed commands, in input order.
-    pub commands: Receiver<Command>,
+    /// Parsed commands, in input order, with the time each line was read.
+    pub commands: Receiver<(Command, Instant)>,
     /// Permission to read one more line.
     pub permits: Sender<()>,
     /// Commands sent so far (counted before each is sent), plus one at the end of input.
     pub sent: Arc<AtomicU64>,
     given: u64,
     received: u64,
+    last_read: Option<Instant>,
 }
 
 impl Reader {
@@ -154,9 +156,16 @@ impl Reader {
     /// The next command, after letting the reader read it; `None` at the end of input.
     pub fn next_command(&mut self) -> Option<Command> {
         self.permit();
-        let cmd = self.commands.recv().ok()?;
+        let (cmd, at) = self.commands.recv().ok()?;
         self.received += 1;
+        self.last_read = Some(at);
         Some(cmd)
+    }
+
+    /// How long ago the last command returned by [`Reader::next_command`] was read: the
+    /// judge's clock for a `TURN` runs from then, not from when the loop got to it.
+    pub fn since_last_read(&self) -> Duration {
+        self.last_read.map_or(Duration::ZERO, |t| t.elapsed())
     }
 
     /// Whether a command has been read that [`Reader::next_command`] has not returned yet, or the
@@ -204,7 +213,7 @@ pub fn spawn_pondering_reader(
             // Count, send, then look at the pondering flag: the protocol loop sets the flag
             // before it looks at the count, so one of the two always sees the other.
             counter.fetch_add(1, Ordering::SeqCst);
-            if tx.send(cmd).is_err() {
+            if tx.send((cmd, Instant::now())).is_err() {
                 return;
             }
             if pondering.load(Ordering::SeqCst) {
@@ -218,7 +227,7 @@ pub fn spawn_pondering_reader(
             stop.store(true, Ordering::SeqCst);
         }
     });
-    Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0 }
+    Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0, last_read: None }
 }
 
 /// Writes answers and DEBUG lines, flushing each at once and keeping DEBUG output within the
@@ -392,13 +401,17 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 }
                 let started = clock.now();
                 let empty = engine.board().size().pow(2) - engine.board().stone_count();
+                // The judge's clock started when the line came in, not when this loop got
+                // to it (a ponder may have been winding down).
+                let late = reader.since_last_read();
                 let limits = settings.fixed.unwrap_or_else(|| {
                     Limits::for_move(&TimeControl::judge(90_000 - g.used_ms.min(90_000)), empty)
+                        .less(late)
                 });
                 // While thinking, the reader may read the next line: an END stops the search.
                 reader.permit();
                 let decision = engine.think(g.me, limits, &clock, &stop, &mut |_| {});
-                g.used_ms += (clock.now() - started).as_millis() as u64;
+                g.used_ms += (clock.now() - started + late).as_millis() as u64;
                 if aborts.load(Ordering::SeqCst) != handled_aborts {
                     out.debug("TURN abandoned: the game ended while I was thinking");
                     continue;

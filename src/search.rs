@@ -156,9 +156,12 @@ impl Searcher {
         if let Some(p) = board.five_points(me).next() {
             return decided(p, WIN - 1, vec![p], "five");
         }
+        // The solvers are bounded by nodes, and by the clock and the stop flag as well: on a
+        // loaded machine, or when pondering ends, they must give up at once.
+        let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
         // Step 2. A win by continuous fours is played at once.
         if board.combo_count(opp, Combo::Five) == 0 {
-            let found = self.solver.vcf(board, VCF_MAX_DEPTH, ROOT_VCF_NODES);
+            let found = self.solver.solve(board, VCF_MAX_DEPTH, ROOT_VCF_NODES, false, &abort);
             self.nodes += self.solver.nodes();
             if let Some(line) = found {
                 return decided(line[0], WIN - line.len() as i32, line, "vcf");
@@ -170,37 +173,45 @@ impl Searcher {
         moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
         let mut root: Vec<Pos> = moves.iter().map(|m| m.pos).collect();
         let mut source = "search";
-        if board.combo_count(opp, Combo::Five) == 0 {
+        if board.combo_count(opp, Combo::Five) == 0 && !self.solver.aborted() {
             board.set_side_to_move(opp);
-            let threat = self.solver.vcf(board, VCF_MAX_DEPTH, ROOT_VCF_NODES);
+            let threat = self.solver.solve(board, VCF_MAX_DEPTH, ROOT_VCF_NODES, false, &abort);
             self.nodes += self.solver.nodes();
             board.set_side_to_move(me);
             if threat.is_some() {
-                let refutes: Vec<Pos> = root
-                    .iter()
-                    .copied()
-                    .filter(|&p| {
-                        board.make(p);
-                        let still = self.solver.vcf(board, VCF_MAX_DEPTH, REFUTE_VCF_NODES);
-                        self.nodes += self.solver.nodes();
-                        board.unmake();
-                        still.is_none()
-                    })
-                    .collect();
-                if !refutes.is_empty() {
+                let mut refutes = Vec::new();
+                for &p in &root {
+                    board.make(p);
+                    let still =
+                        self.solver.solve(board, VCF_MAX_DEPTH, REFUTE_VCF_NODES, false, &abort);
+                    self.nodes += self.solver.nodes();
+                    board.unmake();
+                    if self.solver.aborted() {
+                        break;
+                    }
+                    if still.is_none() {
+                        refutes.push(p);
+                    }
+                }
+                if !refutes.is_empty() && !self.solver.aborted() {
                     root = refutes;
                     source = "defend";
                 }
             }
         }
         // Step 4. A win by threes and fours.
-        if board.combo_count(opp, Combo::Five) == 0 && board.combo_count(opp, Combo::FlexFour) == 0
+        if board.combo_count(opp, Combo::Five) == 0
+            && board.combo_count(opp, Combo::FlexFour) == 0
+            && !self.solver.aborted()
         {
-            let found = self.solver.vct(board, VCT_MAX_DEPTH, ROOT_VCT_NODES);
+            let found = self.solver.solve(board, VCT_MAX_DEPTH, ROOT_VCT_NODES, true, &abort);
             self.nodes += self.solver.nodes();
             if let Some(line) = found {
                 return decided(line[0], WIN - line.len() as i32, line, "vct");
             }
+        }
+        if self.solver.aborted() {
+            self.stopped = true;
         }
         let mut best = SearchReport {
             best: root.first().copied(),
@@ -208,7 +219,7 @@ impl Searcher {
             source,
             ..SearchReport::default()
         };
-        if root.len() <= 1 {
+        if root.len() <= 1 || self.stopped {
             return best;
         }
         // Step 5. Iterative deepening with aspiration windows.

@@ -20,6 +20,7 @@ pub struct Solver {
     node_limit: u64,
     threes: bool,
     attacker: Color,
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -37,6 +38,7 @@ impl Solver {
             node_limit: 0,
             threes: false,
             attacker: Color::Black,
+            aborted: false,
         }
     }
 
@@ -46,23 +48,27 @@ impl Solver {
     }
 
     /// Looks for a VCF of the side to move within `max_depth` attacking moves and
-    /// `node_limit` nodes; returns the attacker's winning first move and the line.
+    /// `node_limit` nodes; returns the attacker's winning line, its first move first.
     pub fn vcf(&mut self, board: &mut Board, max_depth: i32, node_limit: u64) -> Option<Vec<Pos>> {
-        self.solve(board, max_depth, node_limit, false)
+        self.solve(board, max_depth, node_limit, false, &|| false)
     }
 
     /// Looks for a VCT (fours and open threes) of the side to move.
     pub fn vct(&mut self, board: &mut Board, max_depth: i32, node_limit: u64) -> Option<Vec<Pos>> {
-        self.solve(board, max_depth, node_limit, true)
+        self.solve(board, max_depth, node_limit, true, &|| false)
     }
 
-    fn solve(
+    /// [`Solver::vcf`] (`threes` false) or [`Solver::vct`], giving up as soon as `abort`
+    /// says so (it is asked every 256 nodes): the search's clock and stop flag.
+    pub fn solve(
         &mut self,
         board: &mut Board,
         max_depth: i32,
         node_limit: u64,
         threes: bool,
+        abort: &dyn Fn() -> bool,
     ) -> Option<Vec<Pos>> {
+        self.aborted = false;
         self.nodes = 0;
         self.node_limit = node_limit;
         self.threes = threes;
@@ -70,16 +76,24 @@ impl Solver {
         // Refutations depend on the attacker and the mode: start each solve afresh.
         self.cache.iter_mut().for_each(|c| *c = (0, -1));
         let mut line = Vec::new();
-        if self.attack(board, max_depth, &mut line) {
+        if self.attack(board, max_depth, &mut line, abort) {
             Some(line)
         } else {
             None
         }
     }
 
-    fn out_of_nodes(&mut self) -> bool {
+    fn out_of_nodes(&mut self, abort: &dyn Fn() -> bool) -> bool {
         self.nodes += 1;
-        self.nodes > self.node_limit
+        if self.nodes & 255 == 0 && !self.aborted && abort() {
+            self.aborted = true;
+        }
+        self.aborted || self.nodes > self.node_limit
+    }
+
+    /// Whether the last call gave up because it was told to (not for want of nodes).
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The single point where `color` makes five, if there is exactly one.
@@ -97,14 +111,20 @@ impl Solver {
     }
 
     /// Attacker to move. True when the attacker wins by threats within `depth` moves.
-    fn attack(&mut self, board: &mut Board, depth: i32, line: &mut Vec<Pos>) -> bool {
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        line: &mut Vec<Pos>,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
         let att = self.attacker;
         let def = att.opp();
         if board.combo_count(att, Combo::Five) > 0 {
             line.push(board.five_points(att).next().expect("counted five point"));
             return true;
         }
-        if self.out_of_nodes() {
+        if self.out_of_nodes(abort) {
             return false;
         }
         let (def_fives, block) = Solver::five_points(board, def);
@@ -113,7 +133,7 @@ impl Solver {
         }
         if let Some(p) = block {
             // The defender threatens five: the block is forced, and must itself threaten.
-            return self.try_attack_move(board, p, depth, line);
+            return self.try_attack_move(board, p, depth, line, abort);
         }
         if board.combo_count(att, Combo::FlexFour) > 0 {
             let p = board.candidates().find(|&p| board.combo(p, att) == Combo::FlexFour);
@@ -144,14 +164,14 @@ impl Solver {
             .collect();
         moves.sort_unstable_by(|a, b| b.cmp(a));
         for (_, p) in moves {
-            if self.try_attack_move(board, p, depth - 1, line) {
+            if self.try_attack_move(board, p, depth - 1, line, abort) {
                 return true;
             }
-            if self.nodes > self.node_limit {
+            if self.aborted || self.nodes > self.node_limit {
                 return false;
             }
         }
-        if self.nodes <= self.node_limit {
+        if !self.aborted && self.nodes <= self.node_limit {
             self.cache[slot] = (key, depth);
         }
         false
@@ -164,10 +184,11 @@ impl Solver {
         p: Pos,
         depth: i32,
         line: &mut Vec<Pos>,
+        abort: &dyn Fn() -> bool,
     ) -> bool {
         board.make(p);
         line.push(p);
-        let won = self.defend(board, depth, line);
+        let won = self.defend(board, depth, line, abort);
         if !won {
             line.pop();
         }
@@ -176,7 +197,13 @@ impl Solver {
     }
 
     /// Defender to move after an attacking move. True when every defence loses.
-    fn defend(&mut self, board: &mut Board, depth: i32, line: &mut Vec<Pos>) -> bool {
+    fn defend(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        line: &mut Vec<Pos>,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
         let att = self.attacker;
         let def = att.opp();
         if board.combo_count(def, Combo::Five) > 0 {
@@ -189,7 +216,7 @@ impl Solver {
         if let Some(b) = block {
             board.make(b);
             line.push(b);
-            let won = self.attack(board, depth, line);
+            let won = self.attack(board, depth, line, abort);
             if !won {
                 line.pop();
             }
@@ -220,7 +247,7 @@ impl Solver {
             board.make(q);
             line.truncate(mark);
             line.push(q);
-            let won = self.attack(board, depth, line);
+            let won = self.attack(board, depth, line, abort);
             board.unmake();
             if !won {
                 line.truncate(mark);

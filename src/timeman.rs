@@ -107,6 +107,15 @@ impl Limits {
         }
     }
 
+    /// These limits with `spent` already gone from the soft and hard limits.
+    pub fn less(self, spent: Duration) -> Limits {
+        Limits {
+            soft: self.soft.map(|s| s.saturating_sub(spent)),
+            hard: self.hard.map(|h| h.saturating_sub(spent)),
+            ..self
+        }
+    }
+
     /// The budget for one move under `tc` with `empty_points` empty points on the board.
     pub fn for_move(tc: &TimeControl, empty_points: usize) -> Limits {
         let usable = tc.game_left_ms.saturating_sub(tc.reserve_ms);
