@@ -55,6 +55,8 @@ pub const HASH_MB: usize = 64;
 pub const ROOT_VCF_NODES: u64 = 200_000;
 /// Node budget of each check that a root move refutes the opponent's VCF.
 pub const REFUTE_VCF_NODES: u64 = 20_000;
+/// Most of a move's soft time limit the root's VCT search may take, in percent.
+pub const VCT_TIME_PERCENT: u32 = 15;
 /// Node budget of the root's VCT search.
 pub const ROOT_VCT_NODES: u64 = 150_000;
 /// Ordering bonus of a killer move.

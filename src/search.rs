@@ -204,13 +204,16 @@ impl Searcher {
             && board.combo_count(opp, Combo::FlexFour) == 0
             && !self.solver.aborted()
         {
-            let found = self.solver.solve(board, VCT_MAX_DEPTH, ROOT_VCT_NODES, true, &abort);
+            // The VCT gets a share of the move's time, so that it never starves the search.
+            let share = ctl.tm.limits().soft.map(|s| s * VCT_TIME_PERCENT / 100);
+            let vct_abort = || abort() || share.is_some_and(|s| ctl.tm.elapsed() >= s);
+            let found = self.solver.solve(board, VCT_MAX_DEPTH, ROOT_VCT_NODES, true, &vct_abort);
             self.nodes += self.solver.nodes();
             if let Some(line) = found {
                 return decided(line[0], WIN - line.len() as i32, line, "vct");
             }
         }
-        if self.solver.aborted() {
+        if abort() {
             self.stopped = true;
         }
         let mut best = SearchReport {

@@ -214,6 +214,11 @@ impl Engine {
         self.debug.push(line);
     }
 
+    /// Peak resident memory of the process so far, in kB (0 where the OS does not tell).
+    pub fn peak_kb(&self) -> u64 {
+        self.process.peak_kb()
+    }
+
     fn memory_fault(&self) -> Option<Fault> {
         let limit = self.limits.memory_kb?;
         let peak = self.process.peak_kb();

@@ -13,6 +13,7 @@
 //! moves: 23
 //! max-move-ms: black 12 white 3
 //! total-ms: black 40 white 20
+//! peak-memory-kb: black 70312 white 70280
 //!
 //! [moves]
 //! #  n colour engine row col     ms
@@ -68,6 +69,7 @@ pub fn render(g: &GameRecord, debug_log: bool) -> String {
     let [b, w] = &g.sides;
     let _ = writeln!(s, "max-move-ms: black {} white {}", b.max_move_ms, w.max_move_ms);
     let _ = writeln!(s, "total-ms: black {} white {}", b.used_ms, w.used_ms);
+    let _ = writeln!(s, "peak-memory-kb: black {} white {}", b.peak_kb, w.peak_kb);
 
     let _ = writeln!(s, "\n[moves]");
     let _ = writeln!(s, "#  n colour engine row col     ms");

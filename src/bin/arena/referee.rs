@@ -81,6 +81,8 @@ pub struct SideLog {
     pub max_move_ms: u128,
     /// Total thinking time in ms.
     pub used_ms: u128,
+    /// Peak resident memory in kB (0 where the OS does not tell).
+    pub peak_kb: u64,
     /// Its DEBUG / MESSAGE lines.
     pub debug: Vec<String>,
     /// The tail of its stderr.
@@ -218,6 +220,7 @@ pub fn play_game(setup: &GameSetup<'_>) -> Result<GameRecord, String> {
         started: e.started,
         max_move_ms: e.max_move.as_millis(),
         used_ms: e.used.as_millis(),
+        peak_kb: e.peak_kb(),
         debug: e.debug.clone(),
         stderr: e.stderr_tail(),
         notes: e.notes.clone(),
