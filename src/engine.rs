@@ -187,3 +187,27 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeman::WallClock;
+
+    #[test]
+    fn a_panicking_search_is_answered_by_the_safety_net() {
+        let mut engine = Engine::new(1);
+        engine.set_fault(Fault::SearchPanic);
+        let clock = WallClock::new();
+        let stop = AtomicBool::new(false);
+        let d = engine.think(Color::Black, Limits::depth(4), &clock, &stop, &mut |_| {});
+        let p = d.pos.expect("a move");
+        assert!(engine.board().is_empty(p));
+        assert!(d.note.unwrap().contains("search failed"));
+        // The engine stays usable: the next move is searched normally.
+        engine.play(p, Color::Black);
+        engine.set_fault(Fault::None);
+        let d = engine.think(Color::White, Limits::depth(3), &clock, &stop, &mut |_| {});
+        assert!(d.report.is_some() && d.note.is_none());
+        assert!(engine.board().is_empty(d.pos.unwrap()));
+    }
+}

@@ -443,8 +443,9 @@ fn switch_to_empty_start<W: Write>(engine: &mut Engine, x: i64, y: i64, out: &mu
     if !on_start_point {
         return;
     }
+    // The start stones are not in the history (they are set up, not played).
     let kept: Vec<(Pos, Color)> =
-        engine.board().history().iter().skip(starts.len()).map(|u| (u.pos, u.color)).collect();
+        engine.board().history().iter().map(|u| (u.pos, u.color)).collect();
     engine.new_game(size, StartPos::Empty);
     for (p, c) in kept {
         engine.play(p, c);

@@ -1,0 +1,296 @@
+//! Protocol fuzzing against the real binary: random and mutated command streams (garbage
+//! bytes, invalid UTF-8, very long lines, `\r\n`, blanks, lower case, huge or negative
+//! numbers, `PLACE` on stones, `TURN` twice, `START` twice, `END` and the end of input
+//! anywhere). Whatever comes in, the brain never panics, exits 0 at the end of input, prints
+//! nothing but `DEBUG` when no answer is due, answers every due `TURN` with a legal move, and
+//! keeps its `DEBUG` output within the judge's limits.
+//!
+//! A protocol is an entry in [`PROTOCOLS`]: how to start the brain and a model of which
+//! answers each input line makes due.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use wuzi::protocol::{parse_line, Command as Cmd, MAX_LINE};
+
+/// A small deterministic generator (xorshift), so that a failure can be replayed by seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// One protocol under test.
+struct Protocol {
+    name: &'static str,
+    args: &'static [&'static str],
+    stream: fn(&mut Rng) -> Vec<u8>,
+    check: fn(&[u8], &[String]) -> Result<(), String>,
+}
+
+/// Every protocol the brain speaks.
+const PROTOCOLS: &[Protocol] = &[Protocol {
+    name: "judge",
+    args: &["--nodes", "3000", "--quiet"],
+    stream: judge_stream,
+    check: judge_check,
+}];
+
+fn judge_line(rng: &mut Rng) -> Vec<u8> {
+    let coord = |rng: &mut Rng| -> String {
+        match rng.below(20) {
+            0 => "-1".into(),
+            1 => "12".into(),
+            2 => "99999999999999999999999".into(),
+            3 => "-9223372036854775808".into(),
+            _ => rng.below(12).to_string(),
+        }
+    };
+    let mut line = match rng.below(100) {
+        0..=7 => format!("START {}", 1 + rng.below(2)),
+        8..=9 => format!("START {}", rng.below(5)),
+        10..=44 => format!("PLACE {} {}", coord(rng), coord(rng)),
+        45..=69 => "TURN".to_string(),
+        70..=74 => format!("END {}", rng.below(3)),
+        75..=77 => String::new(),
+        78..=79 => "# a comment".into(),
+        80..=84 => format!("DEBUG {}", rng.below(1000)),
+        85..=89 => ["PLACE", "PLACE 1", "TURN 2", "START", "END", "HELLO", "PLACE 1 2 3"]
+            [rng.below(7) as usize]
+            .to_string(),
+        90..=94 => {
+            // Garbage bytes, often not UTF-8.
+            let n = 1 + rng.below(40);
+            return (0..n).map(|_| (rng.below(255) as u8).max(1)).filter(|&b| b != b'\n').collect();
+        }
+        _ => {
+            // A very long line.
+            let n = MAX_LINE as u64 * (1 + rng.below(30));
+            return (0..n).map(|_| b'A' + rng.below(26) as u8).collect();
+        }
+    };
+    if rng.chance(15) {
+        line = line.to_ascii_lowercase();
+    }
+    if rng.chance(15) {
+        line = format!("  {}  ", line.replace(' ', "   "));
+    }
+    if rng.chance(20) {
+        line.push('\r');
+    }
+    line.into_bytes()
+}
+
+fn judge_stream(rng: &mut Rng) -> Vec<u8> {
+    let mut out = Vec::new();
+    let n = 5 + rng.below(60);
+    for i in 0..n {
+        let mut line = if i == 0 && rng.chance(70) { b"START 1".to_vec() } else { judge_line(rng) };
+        if rng.chance(5) && !line.is_empty() {
+            // A mutation: one byte changed.
+            let at = rng.below(line.len() as u64) as usize;
+            line[at] = (rng.below(255) as u8).max(1);
+            if line[at] == b'\n' {
+                line[at] = b'?';
+            }
+        }
+        out.extend_from_slice(&line);
+        if i + 1 < n || rng.chance(70) {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// The commands the brain sees in `input`, split as its reader splits them.
+fn commands(input: &[u8]) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    if input.ends_with(b"\n") {
+        lines.pop();
+    }
+    for raw in lines {
+        if raw.len() > MAX_LINE {
+            cmds.push(Cmd::Invalid("too long".into()));
+            continue;
+        }
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        cmds.push(parse_line(&String::from_utf8_lossy(raw)));
+    }
+    cmds
+}
+
+/// The judge model's game: taken points, whether we answered since the last stone, and the
+/// stones placed by `PLACE`.
+type JudgeGame = (HashSet<(i64, i64)>, bool, usize);
+
+/// Checks the brain's output lines against a model of the judge protocol.
+fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
+    const START: [(i64, i64); 4] = [(5, 5), (6, 6), (5, 6), (6, 5)];
+    let answers: Vec<&String> = output.iter().filter(|l| !l.starts_with("DEBUG")).collect();
+    let mut next = 0;
+    let mut game: Option<JudgeGame> = None;
+    let cmds = commands(input);
+    for (i, cmd) in cmds.iter().enumerate() {
+        match cmd {
+            Cmd::Start(_) => {
+                if answers.get(next).map(|s| s.as_str()) != Some("OK") {
+                    return Err(format!(
+                        "command {i} START: expected OK, got {:?}",
+                        answers.get(next)
+                    ));
+                }
+                next += 1;
+                game = Some((START.into_iter().collect(), false, 0));
+            }
+            Cmd::End(_) => game = None,
+            Cmd::Place(x, y) | Cmd::Mine(x, y) => {
+                if let Some((taken, answered, placed)) = game.as_mut() {
+                    if *placed == 0 && START.contains(&(*x, *y)) && matches!(cmd, Cmd::Place(..)) {
+                        for p in START {
+                            taken.remove(&p);
+                        }
+                    }
+                    let on = (0..12).contains(x) && (0..12).contains(y);
+                    if on && taken.insert((*x, *y)) {
+                        *placed += 1;
+                        *answered = false;
+                    }
+                }
+            }
+            Cmd::Turn => {
+                let Some((taken, answered, _)) = game.as_mut() else { continue };
+                if *answered || taken.len() == 144 {
+                    continue;
+                }
+                // A TURN right before END or START may be abandoned.
+                let optional = matches!(cmds.get(i + 1), Some(Cmd::End(_)) | Some(Cmd::Start(_)));
+                let got = answers.get(next).map(|s| s.as_str());
+                let mv: Option<(i64, i64)> = got.and_then(|s| {
+                    let v: Vec<i64> = s.split(' ').filter_map(|t| t.parse().ok()).collect();
+                    (v.len() == 2 && s.split(' ').count() == 2).then(|| (v[0], v[1]))
+                });
+                match mv {
+                    Some(p) => {
+                        if !(0..12).contains(&p.0) || !(0..12).contains(&p.1) || !taken.insert(p) {
+                            return Err(format!("command {i} TURN: illegal move {p:?}"));
+                        }
+                        next += 1;
+                        *answered = true;
+                    }
+                    None if optional => {}
+                    None => return Err(format!("command {i} TURN: expected a move, got {got:?}")),
+                }
+            }
+            Cmd::Nothing | Cmd::Invalid(_) => {}
+        }
+    }
+    if next != answers.len() {
+        return Err(format!("unasked output: {:?}", &answers[next..]));
+    }
+    Ok(())
+}
+
+/// Runs the brain on `input`; returns its output lines, or what went wrong.
+fn run(args: &[&str], input: Vec<u8>) -> Result<Vec<String>, String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // The brain may exit early only by a bug; a broken pipe shows up in the checks.
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stdout.read_to_end(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            return Err("the brain hung (no exit within 60 s)".into());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap();
+    let mut err = String::new();
+    let _ = stderr.read_to_string(&mut err);
+    if !status.success() || err.contains("panicked") {
+        return Err(format!("exit {status}, stderr: {err}"));
+    }
+    let text = String::from_utf8(out).map_err(|_| "output is not UTF-8".to_string())?;
+    Ok(text.lines().map(String::from).collect())
+}
+
+#[test]
+fn random_and_mutated_streams_never_break_the_rules() {
+    for proto in PROTOCOLS {
+        for seed in 1..=120u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let input = (proto.stream)(&mut rng);
+            let output = run(proto.args, input.clone())
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", proto.name));
+            for l in &output {
+                assert!(
+                    l.len() <= 16 * 1024,
+                    "{} seed {seed}: a line of {} bytes",
+                    proto.name,
+                    l.len()
+                );
+            }
+            let debug: usize =
+                output.iter().filter(|l| l.starts_with("DEBUG")).map(|l| l.len() + 1).sum();
+            assert!(debug <= 32 * 1024, "{} seed {seed}: {debug} bytes of DEBUG", proto.name);
+            if let Err(why) = (proto.check)(&input, &output) {
+                panic!("{} seed {seed}: {why}\noutput: {output:?}", proto.name);
+            }
+        }
+    }
+}
+
+/// A game that fills the whole board with a stream of bad lines between the moves: the
+/// DEBUG text of the game stays under the judge's 32 KB, no line over 16 KB.
+#[test]
+fn a_long_game_keeps_debug_within_the_judges_budget() {
+    let mut input = String::from("START 2\n");
+    let mut rng = Rng(77);
+    for i in 0..200 {
+        input.push_str(&format!("PLACE {} {}\n", rng.below(12), rng.below(12)));
+        input.push_str(&format!("BAD LINE {i} {}\n", "x".repeat(300)));
+        input.push_str("TURN\n");
+    }
+    input.push_str("END 0\n");
+    let output = run(&["--nodes", "500", "--board"], input.into_bytes()).unwrap();
+    let debug: Vec<&String> = output.iter().filter(|l| l.starts_with("DEBUG")).collect();
+    let bytes: usize = debug.iter().map(|l| l.len() + 1).sum();
+    assert!(bytes <= 32 * 1024, "{bytes} bytes of DEBUG in one game");
+    assert!(bytes > 20 * 1024, "the test should reach the budget, got {bytes} bytes");
+    assert!(output.iter().all(|l| l.len() <= 16 * 1024));
+    let moves = output.iter().filter(|l| !l.starts_with("DEBUG")).count();
+    assert!(moves > 60, "only {moves} answers");
+}
