@@ -10,6 +10,7 @@ pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod input;
 pub mod movegen;
 pub mod params;
 pub mod pattern;

@@ -2,18 +2,14 @@
 //! I/O: it parses lines into [`Command`]s on a reader thread (so that `END` can stop a
 //! search at once) and drives the [`Engine`] through its small API.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::io::{Read, Write};
+use std::sync::atomic::Ordering;
 
 use crate::board::{Color, Pos, StartPos};
 use crate::engine::{Decision, Engine, Fault};
+use crate::input::{spawn_reader, Line, Signals};
 use crate::timeman::{Clock, Limits, TimeControl, WallClock};
 
-/// Longest input line kept; the rest of a longer line is dropped and the line rejected.
-pub const MAX_LINE: usize = 4096;
 /// DEBUG bytes allowed per game (the judge keeps 32 KB in all, 16 KB a line).
 pub const DEBUG_BUDGET: usize = 28 * 1024;
 /// Longest DEBUG line written.
@@ -51,6 +47,14 @@ fn parse_int(token: &str) -> Result<i64, String> {
     token.parse::<i64>().map_err(|_| format!("'{}' is not a whole number", sanitize(token)))
 }
 
+/// Parses a line as read by the input thread.
+pub fn parse_input(line: Line) -> Command {
+    match line {
+        Ok(text) => parse_line(&text),
+        Err(len) => Command::Invalid(format!("line of {len} bytes is too long")),
+    }
+}
+
 /// Parses one input line (without its line ending).
 pub fn parse_line(line: &str) -> Command {
     let trimmed = line.trim();
@@ -85,149 +89,6 @@ pub fn parse_line(line: &str) -> Command {
         _ => Err(format!("unknown command '{}'", sanitize(trimmed))),
     };
     parsed.unwrap_or_else(Command::Invalid)
-}
-
-/// Reads lines of at most [`MAX_LINE`] bytes from `input`; a longer line comes back as
-/// `Err` with its length, invalid UTF-8 is replaced. `None` at the end of input.
-pub fn read_line_capped(input: &mut dyn BufRead) -> Option<Result<String, usize>> {
-    let mut line = Vec::new();
-    let mut total = 0usize;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => &[],
-        };
-        if buf.is_empty() {
-            if total == 0 {
-                return None;
-            }
-            break;
-        }
-        let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        total += chunk.len();
-        if line.len() < MAX_LINE {
-            let room = MAX_LINE - line.len();
-            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        }
-        let used = found.unwrap_or(buf.len());
-        input.consume(used);
-        if found.is_some() {
-            break;
-        }
-    }
-    if total > MAX_LINE {
-        return Some(Err(total));
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    Some(Ok(String::from_utf8_lossy(&line).into_owned()))
-}
-
-/// The reader thread's side of the protocol loop: parsed commands come in on `commands`;
-/// each token sent on `permits` lets the reader read one more line. The reader never runs
-/// more than one line ahead of the loop that receives.
-pub struct Reader {
-    /// Parsed commands, in input order, with the time each line was read.
-    pub commands: Receiver<(Command, Instant)>,
-    /// Permission to read one more line.
-    pub permits: Sender<()>,
-    /// Commands sent so far (counted before each is sent), plus one at the end of input.
-    pub sent: Arc<AtomicU64>,
-    given: u64,
-    received: u64,
-    last_read: Option<Instant>,
-}
-
-impl Reader {
-    /// Lets the reader read one more line, unless it may already.
-    pub fn permit(&mut self) {
-        if self.given == self.received {
-            self.given += 1;
-            // The reader is gone only at the end of input: nothing is lost then.
-            let _ = self.permits.send(());
-        }
-    }
-
-    /// The next command, after letting the reader read it; `None` at the end of input.
-    pub fn next_command(&mut self) -> Option<Command> {
-        self.permit();
-        let (cmd, at) = self.commands.recv().ok()?;
-        self.received += 1;
-        self.last_read = Some(at);
-        Some(cmd)
-    }
-
-    /// How long ago the last command returned by [`Reader::next_command`] was read: the
-    /// judge's clock for a `TURN` runs from then, not from when the loop got to it.
-    pub fn since_last_read(&self) -> Duration {
-        self.last_read.map_or(Duration::ZERO, |t| t.elapsed())
-    }
-
-    /// Whether a command has been read that [`Reader::next_command`] has not returned yet, or the
-    /// input has ended.
-    pub fn has_unreceived(&self) -> bool {
-        self.sent.load(Ordering::SeqCst) > self.received
-    }
-}
-
-/// Starts a thread that parses `input` into commands, one line per permit, so that it reads
-/// ahead only while the engine thinks (a piped transcript behaves as if typed). `END` and
-/// `START` also bump `aborts` and raise `stop`, so that a search in progress ends at once.
-pub fn spawn_reader(
-    input: Box<dyn Read + Send>,
-    stop: Arc<AtomicBool>,
-    aborts: Arc<AtomicU64>,
-) -> Reader {
-    spawn_pondering_reader(input, stop, aborts, Arc::new(AtomicBool::new(false)))
-}
-
-/// [`spawn_reader`], and while `pondering` is set any line at all raises `stop`: the
-/// opponent has answered, so thinking on its time must end.
-pub fn spawn_pondering_reader(
-    input: Box<dyn Read + Send>,
-    stop: Arc<AtomicBool>,
-    aborts: Arc<AtomicU64>,
-    pondering: Arc<AtomicBool>,
-) -> Reader {
-    let (tx, rx) = channel();
-    let (permit_tx, permit_rx) = channel::<()>();
-    let sent = Arc::new(AtomicU64::new(0));
-    let counter = Arc::clone(&sent);
-    std::thread::spawn(move || {
-        let mut reader = BufReader::new(input);
-        while permit_rx.recv().is_ok() {
-            let Some(line) = read_line_capped(&mut reader) else { break };
-            let cmd = match line {
-                Ok(text) => parse_line(&text),
-                Err(len) => Command::Invalid(format!("line of {len} bytes is too long")),
-            };
-            if matches!(cmd, Command::End(_) | Command::Start(_)) {
-                aborts.fetch_add(1, Ordering::SeqCst);
-                stop.store(true, Ordering::SeqCst);
-            }
-            // Count, send, then look at the pondering flag: the protocol loop sets the flag
-            // before it looks at the count, so one of the two always sees the other.
-            counter.fetch_add(1, Ordering::SeqCst);
-            if tx.send((cmd, Instant::now())).is_err() {
-                return;
-            }
-            if pondering.load(Ordering::SeqCst) {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
-        // The end of input counts as an event too: no pondering starts after it, and one in
-        // progress stops (a search for a TURN goes on: its answer is still wanted).
-        counter.fetch_add(1, Ordering::SeqCst);
-        if pondering.load(Ordering::SeqCst) {
-            stop.store(true, Ordering::SeqCst);
-        }
-    });
-    Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0, last_read: None }
 }
 
 /// Writes answers and DEBUG lines, flushing each at once and keeping DEBUG output within the
@@ -327,15 +188,11 @@ struct Game {
 
 /// Runs the judge protocol on `input` and `output` until the end of input.
 pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W) {
-    let stop = Arc::new(AtomicBool::new(false));
-    let aborts = Arc::new(AtomicU64::new(0));
-    let pondering = Arc::new(AtomicBool::new(false));
-    let mut reader = spawn_pondering_reader(
-        input,
-        Arc::clone(&stop),
-        Arc::clone(&aborts),
-        Arc::clone(&pondering),
-    );
+    let signals = Signals::new();
+    let (stop, aborts, pondering) = (&signals.stop, &signals.aborts, &signals.pondering);
+    let mut reader = spawn_reader(input, signals.clone(), parse_input, |c| {
+        matches!(c, Command::End(_) | Command::Start(_))
+    });
     let mut out = Output::new(output);
     let mut engine = Engine::new(settings.hash_mb);
     engine.set_fault(settings.fault);
@@ -410,7 +267,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 });
                 // While thinking, the reader may read the next line: an END stops the search.
                 reader.permit();
-                let decision = engine.think(g.me, limits, &clock, &stop, &mut |_| {});
+                let decision = engine.think(g.me, limits, &clock, stop, &mut |_| {});
                 g.used_ms += (clock.now() - started + late).as_millis() as u64;
                 if aborts.load(Ordering::SeqCst) != handled_aborts {
                     out.debug("TURN abandoned: the game ended while I was thinking");
@@ -425,7 +282,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     if !reader.has_unreceived() {
                         reader.permit();
                         let limits = Limits::movetime(crate::params::PONDER_MAX_MS);
-                        engine.ponder(limits, &clock, &stop);
+                        engine.ponder(limits, &clock, stop);
                     }
                     pondering.store(false, Ordering::SeqCst);
                 }
@@ -514,20 +371,6 @@ mod tests {
                 other => panic!("{bad:?} parsed as {other:?}"),
             }
         }
-    }
-
-    #[test]
-    fn long_and_binary_lines_are_capped() {
-        let mut data = vec![b'A'; MAX_LINE + 10];
-        data.extend_from_slice(b"\nTURN\r\n\xff\xfe\n");
-        let mut reader = BufReader::new(&data[..]);
-        assert_eq!(read_line_capped(&mut reader), Some(Err(MAX_LINE + 10)));
-        assert_eq!(read_line_capped(&mut reader), Some(Ok("TURN".to_string())));
-        assert!(matches!(
-            parse_line(&read_line_capped(&mut reader).unwrap().unwrap()),
-            Command::Invalid(_)
-        ));
-        assert_eq!(read_line_capped(&mut reader), None);
     }
 
     #[test]

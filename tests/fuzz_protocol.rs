@@ -13,7 +13,8 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use wuzi::protocol::{parse_line, Command as Cmd, MAX_LINE};
+use wuzi::input::MAX_LINE;
+use wuzi::protocol::{parse_line, Command as Cmd};
 
 /// A small deterministic generator (xorshift), so that a failure can be replayed by seed.
 struct Rng(u64);
