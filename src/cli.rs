@@ -11,6 +11,13 @@ wuzi: a gomoku (five in a row, freestyle) brain
 
 usage:
   wuzi [OPTIONS]            speak the 12x12 judge protocol on stdin/stdout (the default)
+  wuzi --protocol piskvork  speak the Gomocup (piskvork) protocol, boards 5x5 to 15x15
+  wuzi --protocol matrix [--size N]
+                            the board-matrix judge: print 'init end', then answer each
+                            colour + N x N board with 'row col' (N = 11 by default)
+  wuzi play [--black|--white] [--empty] [--time MS] [--size N]
+                            play a game by hand in the terminal (you are black unless
+                            --white; from the judge's four stones unless --empty)
   wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
 
 options:
@@ -31,11 +38,24 @@ options:
   -V, --version             the version
 ";
 
+/// Which protocol a brain speaks on stdin/stdout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The 12×12 judge's (the default).
+    Judge,
+    /// Gomocup's (piskvork).
+    Piskvork,
+    /// The 11×11 board-matrix judge's, with the board size.
+    Matrix(usize),
+}
+
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Action {
-    /// Play the judge protocol.
-    Judge(Settings),
+    /// Play a protocol.
+    Judge(Settings, Protocol),
+    /// Play a game by hand in the terminal.
+    Play(crate::play::Options),
     /// Run the bench to the given depth (or the default).
     Bench(Option<i32>),
     /// Print this text and exit 0.
@@ -56,11 +76,44 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
     let mut settings = Settings { show_board: stdin_is_terminal, ..Settings::default() };
     let mut it = args.iter();
     let mut bench = None;
+    let mut protocol = Protocol::Judge;
+    let mut matrix_size = crate::matrix::DEFAULT_SIZE;
+    let mut play: Option<crate::play::Options> = None;
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Action::Print(USAGE.to_string())),
             "-V" | "--version" => {
                 return Ok(Action::Print(format!("wuzi {}\n", env!("CARGO_PKG_VERSION"))))
+            }
+            "play" => play = Some(crate::play::Options::default()),
+            "--black" | "--white" | "--empty" | "--time" if play.is_none() => {
+                return Err(format!("{arg} goes with 'wuzi play'"))
+            }
+            "--black" => play.as_mut().unwrap().human_black = true,
+            "--white" => play.as_mut().unwrap().human_black = false,
+            "--empty" => play.as_mut().unwrap().start = StartPos::Empty,
+            "--time" => play.as_mut().unwrap().think_ms = number(value(&mut it, arg)?, arg)?,
+            "--protocol" => {
+                protocol = match value(&mut it, arg)? {
+                    "judge" => Protocol::Judge,
+                    "piskvork" | "gomocup" => Protocol::Piskvork,
+                    "matrix" => Protocol::Matrix(0),
+                    other => {
+                        return Err(format!(
+                            "--protocol: '{other}' is not judge, piskvork or matrix"
+                        ))
+                    }
+                }
+            }
+            "--size" => {
+                let n: usize = number(value(&mut it, arg)?, arg)?;
+                if !(crate::board::MIN_SIZE..=crate::board::MAX_SIZE).contains(&n) {
+                    return Err("--size: from 5 to 15".into());
+                }
+                matrix_size = n;
+                if let Some(p) = play.as_mut() {
+                    p.size = n;
+                }
             }
             "bench" => {
                 let depth = it.next().map(|d| number(d, "bench")).transpose()?;
@@ -99,9 +152,16 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
     }
-    Ok(match bench {
-        Some(depth) => Action::Bench(depth),
-        None => Action::Judge(settings),
+    if let Protocol::Matrix(_) = protocol {
+        protocol = Protocol::Matrix(matrix_size);
+    }
+    Ok(match (bench, play) {
+        (Some(depth), _) => Action::Bench(depth),
+        (None, Some(mut options)) => {
+            options.hash_mb = settings.hash_mb;
+            Action::Play(options)
+        }
+        (None, None) => Action::Judge(settings, protocol),
     })
 }
 
@@ -118,8 +178,18 @@ pub fn main_with_args(args: &[String]) -> i32 {
             crate::bench::run(depth);
             0
         }
-        Ok(Action::Judge(settings)) => {
-            crate::protocol::run(&settings, Box::new(std::io::stdin()), std::io::stdout());
+        Ok(Action::Judge(settings, protocol)) => {
+            let input = Box::new(std::io::stdin());
+            match protocol {
+                Protocol::Judge => crate::protocol::run(&settings, input, std::io::stdout()),
+                Protocol::Piskvork => crate::piskvork::run(&settings, input, std::io::stdout()),
+                Protocol::Matrix(n) => crate::matrix::run(&settings, n, input, std::io::stdout()),
+            }
+            0
+        }
+        Ok(Action::Play(options)) => {
+            let stdin = std::io::stdin();
+            crate::play::run(&options, &mut stdin.lock(), &mut std::io::stdout());
             0
         }
         Err(why) => {

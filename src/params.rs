@@ -68,3 +68,9 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 
 /// Longest think on the opponent's time, in ms (it ends at once when the opponent moves).
 pub const PONDER_MAX_MS: u64 = 60_000;
+
+/// Time for a move when a manager asks to play as fast as possible (`timeout_turn 0`), ms.
+pub const FAST_MOVE_MS: u64 = 50;
+
+/// Time kept back from the board-matrix judge's 5 s a move, ms.
+pub const MATRIX_MARGIN_MS: u64 = 1_500;
