@@ -72,7 +72,8 @@ pub fn run<W: Write>(settings: &Settings, size: usize, input: Box<dyn Read + Sen
             match read_line_capped(reader)? {
                 Ok(t) if t.trim().is_empty() || t.trim_start().starts_with('#') => continue,
                 Ok(t) => return Some(t),
-                Err(len) => eprintln!("wuzi: skipped a line of {len} bytes"),
+                // Too long to be a colour or a row: it spoils whatever it stands in.
+                Err(len) => return Some(format!("(a line of {len} bytes)")),
             }
         }
     };
