@@ -171,7 +171,7 @@ impl Engine {
     }
 
     /// The kept tail of the engine's stderr.
-    pub fn stderr_tail(&self) -> Vec<String> {
+    pub fn stderr_tail(&mut self) -> Vec<String> {
         self.process.stderr_tail()
     }
 

@@ -37,6 +37,7 @@ pub struct Process {
     peak_kb: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     stderr: Arc<Mutex<Vec<String>>>,
+    stderr_done: Arc<AtomicBool>,
 }
 
 impl Process {
@@ -75,6 +76,8 @@ impl Process {
 
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let keep = Arc::clone(&stderr);
+        let stderr_done = Arc::new(AtomicBool::new(false));
+        let done = Arc::clone(&stderr_done);
         thread::spawn(move || {
             let reader = BufReader::new(stderr_pipe);
             for line in reader.split(b'\n') {
@@ -85,6 +88,7 @@ impl Process {
                 }
                 kept.push(String::from_utf8_lossy(&line).trim_end().to_string());
             }
+            done.store(true, Ordering::SeqCst);
         });
 
         let peak_kb = Arc::new(AtomicU64::new(0));
@@ -104,7 +108,7 @@ impl Process {
             }
         });
 
-        Ok(Process { child, stdin, rx, peak_kb, stop, stderr })
+        Ok(Process { child, stdin, rx, peak_kb, stop, stderr, stderr_done })
     }
 
     /// Writes one line and flushes it; `false` when the engine no longer reads.
@@ -143,8 +147,15 @@ impl Process {
         killed
     }
 
-    /// The kept tail of stderr.
-    pub fn stderr_tail(&self) -> Vec<String> {
+    /// The kept tail of stderr. Once the process has ended, waits (up to a second) for the
+    /// reader to reach the end of the pipe, so that a dying brain's last words are kept.
+    pub fn stderr_tail(&mut self) -> Vec<String> {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            let deadline = Instant::now() + Duration::from_secs(1);
+            while !self.stderr_done.load(Ordering::SeqCst) && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(2));
+            }
+        }
         self.stderr.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 

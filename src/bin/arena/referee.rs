@@ -213,7 +213,7 @@ pub fn play_game(setup: &GameSetup<'_>) -> Result<GameRecord, String> {
         let unseen = last.filter(|&(_, c)| c != engine.color).map(|(mv, _)| mv);
         engine.finish(result, unseen);
     }
-    let side = |e: &Engine| SideLog {
+    let side = |e: &mut Engine| SideLog {
         label: e.spec.label,
         command: e.spec.command.clone(),
         proto: e.spec.proto,
@@ -227,7 +227,10 @@ pub fn play_game(setup: &GameSetup<'_>) -> Result<GameRecord, String> {
     };
     Ok(GameRecord {
         number: setup.number,
-        sides: [side(&engines[0]), side(&engines[1])],
+        sides: {
+            let (a, b) = engines.split_at_mut(1);
+            [side(&mut a[0]), side(&mut b[0])]
+        },
         start_stones,
         opening,
         moves,
