@@ -1,8 +1,8 @@
 //! `cargo bench --bench timesafety [-- --games N] [-- --no-load]`: whole games on the judge's
 //! clock with the other core saturated, timed around the real pipes.
 //!
-//! 1. An arena match, the release brain against itself from the balanced openings (both
-//!    sides ponder, so with the busy thread there are three runners for two cores).
+//! 1. An arena match, the release brain against itself from the balanced openings, both
+//!    with `--ponder` (so with the busy thread there are three runners for two cores).
 //! 2. Two board-filling games: the brain answers every `TURN` of a game whose other side is a
 //!    random mover, and the driver plays on past any five until the 12×12 board is full, so
 //!    the brain answers about 70 `TURN`s under one game's 90 s budget.
@@ -115,8 +115,10 @@ fn arena_games(arena: &Path, bin: &Path, games: usize, root: &Path) -> Vec<GameF
         .arg(root.join("tests/data/openings12-balanced.txt"))
         .arg("--out")
         .arg(&out)
-        .arg(bin)
-        .arg(bin)
+        // Both sides ponder: the hardest case for the clock, three runners on two cores with
+        // the busy thread.
+        .arg(format!("{} --ponder", bin.display()))
+        .arg(format!("{} --ponder", bin.display()))
         .stdout(Stdio::null())
         .status()
         .expect("run the arena");
