@@ -5,6 +5,7 @@
 //! Points are stored in a 16-wide grid (`index = row * 16 + col`), so every board from 5×5 to
 //! 15×15 fits in 256 points; points outside the playing size are walls.
 
+use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
 use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
 
 /// Largest playing size.
@@ -108,39 +109,6 @@ const WALL: u8 = 3;
 const NO_POINT: u8 = 255;
 /// Grid steps of the four lines: horizontal, vertical, diagonal, anti-diagonal.
 const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
-const fn zobrist_table() -> [[u64; NUM_POINTS]; 2] {
-    let mut table = [[0u64; NUM_POINTS]; 2];
-    let mut state = 0x5755_5A49_u64; // "WUZI"
-    let mut side = 0;
-    while side < 2 {
-        let mut p = 0;
-        while p < NUM_POINTS {
-            let (s, z) = splitmix(state);
-            state = s;
-            table[side][p] = z;
-            p += 1;
-        }
-        side += 1;
-    }
-    table
-}
-
-/// Zobrist keys of a stone of each side on each point.
-pub static ZOBRIST: [[u64; NUM_POINTS]; 2] = zobrist_table();
-/// Zobrist key of white to move.
-pub const ZOBRIST_WHITE: u64 = 0xA5A5_5A5A_C3C3_3C3C;
-
-/// A bitboard over the 256-point grid.
-pub type Bits = [u64; 4];
 
 /// One ply of history: enough to undo it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -423,7 +391,7 @@ impl Board {
     pub fn candidates(&self) -> BitIter {
         let occ: Bits = [0, 1, 2, 3].map(|w| self.stones[0][w] | self.stones[1][w]);
         let near = dilate2(&occ);
-        BitIter { bits: [0, 1, 2, 3].map(|w| near[w] & !occ[w] & self.playable[w]), word: 0 }
+        BitIter::new([0, 1, 2, 3].map(|w| near[w] & !occ[w] & self.playable[w]))
     }
     /// The line code of `p` in direction `d` (0 horizontal, 1 vertical, 2 diagonal, 3 anti).
     pub fn code(&self, p: Pos, d: usize) -> u16 {
@@ -599,76 +567,6 @@ impl Board {
             out.push('\n');
         }
         out
-    }
-}
-
-/// Columns 0 and 1, and 14 and 15, of every row: what a shift along a row must not carry
-/// into the next row.
-const COL_0: u64 = 0x0001_0001_0001_0001;
-const COL_15: u64 = COL_0 << 15;
-
-#[inline]
-fn shl(x: &Bits, n: u32) -> Bits {
-    [
-        x[0] << n,
-        (x[1] << n) | (x[0] >> (64 - n)),
-        (x[2] << n) | (x[1] >> (64 - n)),
-        (x[3] << n) | (x[2] >> (64 - n)),
-    ]
-}
-
-#[inline]
-fn shr(x: &Bits, n: u32) -> Bits {
-    [
-        (x[0] >> n) | (x[1] << (64 - n)),
-        (x[1] >> n) | (x[2] << (64 - n)),
-        (x[2] >> n) | (x[3] << (64 - n)),
-        x[3] >> n,
-    ]
-}
-
-/// The points within Chebyshev distance 2 of a set point (the set points included).
-#[inline]
-pub fn dilate2(x: &Bits) -> Bits {
-    // Along the rows: one and two columns each way, never wrapping into the next row.
-    let not_c0 = !COL_0;
-    let not_c01 = !(COL_0 | (COL_0 << 1));
-    let not_c15 = !COL_15;
-    let not_c1415 = !(COL_15 | (COL_15 >> 1));
-    let mut h = [0u64; 4];
-    for w in 0..4 {
-        let v = x[w];
-        h[w] = v;
-        h[w] |= (v << 1) & not_c0;
-        h[w] |= (v << 2) & not_c01;
-        h[w] |= (v >> 1) & not_c15;
-        h[w] |= (v >> 2) & not_c1415;
-    }
-    // A word holds four whole rows, so no in-row shift needs a carry between words. Then up
-    // and down by one and two rows (16 and 32 grid points).
-    let (u1, u2, d1, d2) = (shl(&h, 16), shl(&h, 32), shr(&h, 16), shr(&h, 32));
-    [0, 1, 2, 3].map(|w| h[w] | u1[w] | u2[w] | d1[w] | d2[w])
-}
-
-/// Iterates the set points of a bitboard, lowest first.
-pub struct BitIter {
-    bits: Bits,
-    word: usize,
-}
-
-impl Iterator for BitIter {
-    type Item = Pos;
-    #[inline]
-    fn next(&mut self) -> Option<Pos> {
-        while self.word < 4 {
-            let w = self.bits[self.word];
-            if w != 0 {
-                self.bits[self.word] = w & (w - 1);
-                return Some(Pos((self.word * 64 + w.trailing_zeros() as usize) as u8));
-            }
-            self.word += 1;
-        }
-        None
     }
 }
 

@@ -6,6 +6,7 @@
 //! one source file for the judge.
 
 pub mod bench;
+pub mod bits;
 pub mod board;
 pub mod cli;
 pub mod engine;
