@@ -94,7 +94,7 @@ fn main() {
         let Some(t) = parse_tactic(line) else { continue };
         let t = t.expect("tactics line");
         let board = board_after(StartPos::Empty, &t.moves).expect("tactics position");
-        let stones: Vec<_> = board.history().iter().map(|u| (u.pos, u.color)).collect();
+        let stones: Vec<_> = board.moves().collect();
         engine.set_position(12, &stones, board.side_to_move());
         let d = engine.think(
             board.side_to_move(),

@@ -349,6 +349,10 @@ impl Board {
     pub fn history(&self) -> &[Undo] {
         &self.history
     }
+    /// The moves played, oldest first, as (point, colour): what [`Board::put`] replays.
+    pub fn moves(&self) -> impl Iterator<Item = (Pos, Color)> + '_ {
+        self.history.iter().map(|u| (u.pos, u.color))
+    }
     /// The last move played, if any.
     pub fn last_move(&self) -> Option<Pos> {
         self.history.last().map(|u| u.pos)

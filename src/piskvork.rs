@@ -271,8 +271,7 @@ fn take_back(engine: &mut Engine, p: Pos) -> Result<(), String> {
         return Ok(());
     }
     let size = engine.board().size();
-    let kept: Vec<(Pos, Color)> =
-        engine.board().history().iter().filter(|u| u.pos != p).map(|u| (u.pos, u.color)).collect();
+    let kept: Vec<(Pos, Color)> = engine.board().moves().filter(|&(q, _)| q != p).collect();
     engine.set_position(size, &kept, color);
     Ok(())
 }

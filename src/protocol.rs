@@ -303,8 +303,7 @@ fn switch_to_empty_start<W: Write>(engine: &mut Engine, x: i64, y: i64, out: &mu
         return;
     }
     // The start stones are not in the history (they are set up, not played).
-    let kept: Vec<(Pos, Color)> =
-        engine.board().history().iter().map(|u| (u.pos, u.color)).collect();
+    let kept: Vec<(Pos, Color)> = engine.board().moves().collect();
     engine.new_game(size, StartPos::Empty);
     for (p, c) in kept {
         engine.play(p, c);

@@ -21,7 +21,7 @@ fn tactics_suite_solve_rate_at_a_fixed_budget() {
         let Some(t) = parse_tactic(line) else { continue };
         let t = t.unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
         let board = board_after(StartPos::Empty, &t.moves).expect("legal moves");
-        let stones: Vec<_> = board.history().iter().map(|u| (u.pos, u.color)).collect();
+        let stones: Vec<_> = board.moves().collect();
         engine.set_position(12, &stones, board.side_to_move());
         let d =
             engine.think(board.side_to_move(), Limits::nodes(20_000), &clock, &stop, &mut |_| {});
