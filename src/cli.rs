@@ -26,6 +26,9 @@ options:
   --depth N                 think to a fixed depth instead of using the clock (deterministic)
   --nodes N                 think for a fixed number of nodes instead (deterministic)
   --movetime MS             think a fixed time per move
+  --move-ms MS, --game-ms MS
+                            the judge's clock the brain plans on: per move (default 2000)
+                            and per game (default 90000); smaller for faster matches
   --board / --no-board      draw the board as DEBUG lines after each move
                             (default: on when stdin is a terminal)
   --quiet                   no search summary after each move
@@ -135,6 +138,17 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             }
             "--depth" => settings.fixed = Some(Limits::depth(number(value(&mut it, arg)?, arg)?)),
             "--nodes" => settings.fixed = Some(Limits::nodes(number(value(&mut it, arg)?, arg)?)),
+            "--move-ms" | "--game-ms" => {
+                let ms: u64 = number(value(&mut it, arg)?, arg)?;
+                if ms < 100 {
+                    return Err(format!("{arg}: at least 100 ms"));
+                }
+                if arg == "--move-ms" {
+                    settings.move_ms = ms;
+                } else {
+                    settings.game_ms = ms;
+                }
+            }
             "--movetime" => {
                 settings.fixed = Some(Limits::movetime(number(value(&mut it, arg)?, arg)?))
             }

@@ -2,7 +2,8 @@
 //! front-end (judge protocol, Gomocup, board matrix, play by hand, bench) drives the same way.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use crate::board::{Board, Color, Pos, StartPos};
 use crate::search::{SearchReport, Searcher};
@@ -27,6 +28,17 @@ pub struct Decision {
     pub report: Option<SearchReport>,
     /// A note for the log when the safety net had to answer.
     pub note: Option<String>,
+}
+
+/// What a ponder found: our answer to the position after the opponent's expected reply.
+#[derive(Clone, Debug)]
+pub struct Pondered {
+    /// The key of that position (our side to move): a later position with this key is a hit.
+    pub key: u64,
+    /// The search's answer there.
+    pub report: SearchReport,
+    /// Time the search for it had, from the start of the ponder.
+    pub spent: Duration,
 }
 
 /// A game in progress and everything needed to think about it.
@@ -61,21 +73,57 @@ impl Engine {
         self.safety_net_only = on;
     }
 
-    /// Thinks about the current position for the side to move (the opponent, while it
-    /// thinks) until `stop` is raised or `limits` run out, to fill the hash table for our
-    /// next move. Nothing is played; a failure is ignored.
-    pub fn ponder(&mut self, limits: Limits, clock: &dyn Clock, stop: &AtomicBool) {
+    /// Thinks on the opponent's time, until `stop` is raised (any input line) or
+    /// [`crate::params::PONDER_MAX_MS`] passes. With `reply`, the opponent's expected move,
+    /// it first searches our answer to it, as if that move had been played: if it is, the
+    /// result is returned ready ([`Pondered`]). Otherwise, or once that search has nothing
+    /// left to do, it searches the opponent's position to fill the hash table for whatever
+    /// comes. Nothing is played; a failure is ignored.
+    pub fn ponder(
+        &mut self,
+        me: Color,
+        reply: Option<Pos>,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+    ) -> Option<Pondered> {
         if self.safety_net_only || crate::movegen::quick_move(&self.board).is_none() {
-            return;
+            return None;
         }
-        let mut board = self.board.clone();
-        let searcher = &mut self.searcher;
-        let done = catch_unwind(AssertUnwindSafe(|| {
-            searcher.think(&mut board, limits, clock, stop, &mut |_| {});
-        }));
-        if done.is_err() {
-            self.searcher.reset();
+        let started = clock.now();
+        let limits = Limits::ponder(crate::params::PONDER_MAX_MS);
+        let mut found = None;
+        if let Some(reply) = reply.filter(|&p| self.board.is_empty(p)) {
+            let mut board = self.board.clone();
+            board.put(reply, me.opp());
+            board.set_side_to_move(me);
+            if !board.last_move_won() && crate::movegen::quick_move(&board).is_some() {
+                let key = board.key();
+                let searcher = &mut self.searcher;
+                let done = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.think(&mut board, limits, clock, stop, &mut |_| {})
+                }));
+                match done {
+                    Ok(report) if report.best.is_some_and(|p| board.is_empty(p)) => {
+                        found = Some(Pondered { key, report, spent: clock.now() - started });
+                    }
+                    Ok(_) => {}
+                    Err(_) => self.searcher.reset(),
+                }
+            }
         }
+        if !stop.load(Ordering::SeqCst) {
+            let mut board = self.board.clone();
+            board.set_side_to_move(me.opp());
+            let searcher = &mut self.searcher;
+            let left = limits.less(clock.now() - started);
+            let done = catch_unwind(AssertUnwindSafe(|| {
+                searcher.think(&mut board, left, clock, stop, &mut |_| {});
+            }));
+            if done.is_err() {
+                self.searcher.reset();
+            }
+        }
+        found
     }
 
     /// Starts a new game on a `size` board from `start`. The hash table is aged, not cleared,

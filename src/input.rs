@@ -111,6 +111,8 @@ pub struct Signals {
     pub aborts: Arc<AtomicU64>,
     /// While set, any line raises `stop`: the opponent has answered, pondering must end.
     pub pondering: Arc<AtomicBool>,
+    /// Raised at the end of input: no line will come, so no search may wait for one.
+    pub ended: Arc<AtomicBool>,
 }
 
 impl Signals {
@@ -120,6 +122,7 @@ impl Signals {
             stop: Arc::new(AtomicBool::new(false)),
             aborts: Arc::new(AtomicU64::new(0)),
             pondering: Arc::new(AtomicBool::new(false)),
+            ended: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -143,7 +146,7 @@ pub fn spawn_reader<T: Send + 'static>(
     let sent = Arc::new(AtomicU64::new(0));
     let counter = Arc::clone(&sent);
     std::thread::spawn(move || {
-        let Signals { stop, aborts, pondering } = signals;
+        let Signals { stop, aborts, pondering, ended } = signals;
         let mut reader = BufReader::new(input);
         while permit_rx.recv().is_ok() {
             let Some(line) = read_line_capped(&mut reader) else { break };
@@ -162,12 +165,12 @@ pub fn spawn_reader<T: Send + 'static>(
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        // The end of input counts as an event too: no pondering starts after it, and one in
-        // progress stops (a search for a move goes on: its answer is still wanted).
+        // The end of input counts as an event too: no pondering starts after it, and a
+        // search in progress stops at once (one for a move still answers, with the best
+        // move it has: nobody will wait for a deeper one).
         counter.fetch_add(1, Ordering::SeqCst);
-        if pondering.load(Ordering::SeqCst) {
-            stop.store(true, Ordering::SeqCst);
-        }
+        ended.store(true, Ordering::SeqCst);
+        stop.store(true, Ordering::SeqCst);
     });
     Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0, last_read: None }
 }

@@ -118,7 +118,7 @@ pub fn run<W: Write>(settings: &Settings, size: usize, input: Box<dyn Read + Sen
                 margin_ms: crate::params::MATRIX_MARGIN_MS,
                 reserve_ms: 0,
             };
-            Limits::for_move(&tc, empty)
+            Limits::for_move(&tc, empty, stones.len())
         });
         let decision = engine.think(me, limits, &clock, &stop, &mut |_| {});
         if let Some(note) = &decision.note {

@@ -42,11 +42,35 @@ pub const VCT_MAX_DEPTH: i32 = 8;
 pub const MAX_DEPTH: i32 = 64;
 /// Per-move safety margin under the judge's 2 s, in ms: the answer must be flushed and
 /// the judge's own clock may run on a loaded machine.
-pub const MOVE_MARGIN_MS: u64 = 400;
+pub const MOVE_MARGIN_MS: u64 = 300;
 /// Game time never spent, in ms, out of the judge's 90 s.
 pub const GAME_RESERVE_MS: u64 = 6_000;
 /// Fewest moves the time manager plans for.
-pub const MIN_MOVES_LEFT: u64 = 12;
+pub const MIN_MOVES_LEFT: u64 = 8;
+/// The time manager plans for at least (empty points / this) more moves of its own, so that
+/// a game that goes on to fill the board slows down gradually instead of running out.
+pub const FILL_MOVES_DIVISOR: u64 = 4;
+/// The hard limit of a move is at most this many times its planned share (and the cap).
+pub const HARD_SHARE_FACTOR: u64 = 3;
+/// Lengths of recorded games, in moves a side, that the time manager plans from (see
+/// [`crate::timeman::expected_moves_left`]). PROVISIONAL.
+pub const GAME_LENGTHS: &[u16] = &[15, 18, 20, 22, 24, 25, 26, 28, 30, 32, 35];
+/// Soft-limit scale, in percent, when the best move has not changed for three iterations.
+pub const TM_STABLE_SCALE: u64 = 60;
+/// Extra soft-limit scale, in percent, when the score dropped by more than
+/// [`TM_DROP_MARGIN`] since the last iteration.
+pub const TM_DROP_EXTRA: u64 = 80;
+/// A score drop larger than this between iterations buys more time.
+pub const TM_DROP_MARGIN: i32 = 40;
+/// Soft-limit scale, in percent, when the score says the game is decided either way.
+pub const TM_DECIDED_SCALE: u64 = 40;
+/// A score beyond this (but not a proven win or loss) counts as decided for the clock.
+pub const TM_DECIDED_SCORE: i32 = 3_000;
+/// The next iteration is predicted to take the last one's time times the ratio of the last
+/// two, clamped to these bounds (in percent).
+pub const TM_GROWTH_MIN: u64 = 150;
+/// See [`TM_GROWTH_MIN`].
+pub const TM_GROWTH_MAX: u64 = 600;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;

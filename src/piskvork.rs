@@ -34,8 +34,8 @@ impl Default for Clock {
 }
 
 impl Clock {
-    /// The search limits for a move with `empty` points left.
-    pub fn limits(&self, empty: usize) -> Limits {
+    /// The search limits for a move with `empty` points left, `played` stones on the board.
+    pub fn limits(&self, empty: usize, played: usize) -> Limits {
         if self.turn_ms == 0 {
             return Limits::movetime(crate::params::FAST_MOVE_MS);
         }
@@ -51,7 +51,7 @@ impl Clock {
             margin_ms: (self.turn_ms / 8).min(crate::params::MOVE_MARGIN_MS),
             reserve_ms: (left / 30).min(crate::params::GAME_RESERVE_MS),
         };
-        Limits::for_move(&tc, empty)
+        Limits::for_move(&tc, empty, played)
     }
 }
 
@@ -207,16 +207,15 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, mut out: 
         let board = s.engine.board();
         let empty = board.size() * board.size() - board.stone_count();
         let late = reader.since_last_read();
-        let limits = settings.fixed.unwrap_or_else(|| s.clock.limits(empty).less(late));
-        signals.stop.store(false, Ordering::SeqCst);
-        let ends_before = signals.aborts.load(Ordering::SeqCst);
+        let limits =
+            settings.fixed.unwrap_or_else(|| s.clock.limits(empty, board.stone_count()).less(late));
+        // At the end of input nobody waits for a deeper search: answer at once. An END read
+        // while thinking stops the search too; the move found so far is still given, then
+        // the loop reads the END and stops.
+        signals.stop.store(signals.ended.load(Ordering::SeqCst), Ordering::SeqCst);
         reader.permit();
         let me = s.engine.board().side_to_move();
         let decision = s.engine.think(me, limits, &clock, &signals.stop, &mut |_| {});
-        if signals.aborts.load(Ordering::SeqCst) != ends_before {
-            // END came while thinking: no answer is due any more.
-            continue;
-        }
         match decision.pos {
             Some(p) => {
                 if let Some(r) = &decision.report {
@@ -317,10 +316,10 @@ mod tests {
         info(&mut c, "timeout_turn 2000").unwrap();
         info(&mut c, "timeout_match 90000").unwrap();
         info(&mut c, "time_left 90000").unwrap();
-        let l = c.limits(140);
+        let l = c.limits(140, 4);
         assert!(l.hard.unwrap().as_millis() <= 1750, "{l:?}");
         info(&mut c, "timeout_turn 0").unwrap();
-        assert!(c.limits(140).hard.unwrap().as_millis() <= 100);
+        assert!(c.limits(140, 4).hard.unwrap().as_millis() <= 100);
         assert!(info(&mut c, "rule 1").is_err());
         assert!(info(&mut c, "rule 0").is_ok());
         assert!(info(&mut c, "colour blue").is_err());

@@ -5,8 +5,8 @@
 use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
 
-use crate::board::{Color, Pos, StartPos};
-use crate::engine::{Decision, Engine, Fault};
+use crate::board::{Color, StartPos};
+use crate::engine::{Decision, Engine, Fault, Pondered};
 use crate::input::{spawn_reader, Line, Signals};
 use crate::timeman::{Clock, Limits, TimeControl, WallClock};
 
@@ -158,6 +158,10 @@ pub struct Settings {
     pub ponder: bool,
     /// Answer with the safety-net chooser alone (a weak, instant opponent for matches).
     pub safety_net_only: bool,
+    /// The judge's time for one move, ms (2000): a smaller clock makes matches faster.
+    pub move_ms: u64,
+    /// The judge's thinking time for one game, ms (90 000).
+    pub game_ms: u64,
 }
 
 impl Default for Settings {
@@ -173,6 +177,8 @@ impl Default for Settings {
             // brain without it scored 17-4-19 (-17 +/- 105 Elo).
             ponder: false,
             safety_net_only: false,
+            move_ms: 2_000,
+            game_ms: 90_000,
         }
     }
 }
@@ -182,10 +188,10 @@ struct Game {
     me: Color,
     /// We answered `TURN` and no stone came since.
     answered: bool,
-    /// Stones placed by `PLACE` so far.
-    placed: usize,
     /// Thinking time used, in ms.
     used_ms: u64,
+    /// What the last ponder found, until a stone or a new game makes it stale.
+    pondered: Option<Pondered>,
 }
 
 /// Runs the judge protocol on `input` and `output` until the end of input.
@@ -214,7 +220,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 engine.new_game(crate::board::DEFAULT_SIZE, settings.start);
                 out.reset_budget();
                 out.answer("OK");
-                game = Some(Game { me, answered: false, placed: 0, used_ms: 0 });
+                game = Some(Game { me, answered: false, used_ms: 0, pondered: None });
             }
             Command::End(_) => {
                 handled_aborts += 1;
@@ -227,19 +233,18 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 };
                 let mine = matches!(cmd, Command::Mine(..));
                 let color = if mine { g.me } else { g.me.opp() };
-                if g.placed == 0 && engine.start() == StartPos::Center4 && !mine {
-                    switch_to_empty_start(&mut engine, x, y, &mut out);
-                }
+                let name = if mine { "MINE" } else { "PLACE" };
+                // A stone on a taken point (the four start stones included) changes nothing:
+                // the judge's board is what our answers must fit.
                 match engine.check_move(x, y) {
                     Ok(p) => {
                         engine.play(p, color);
-                        g.placed += 1;
                         g.answered = false;
                         if settings.show_board {
                             out.debug(&engine.board().to_ascii(Some(p)));
                         }
                     }
-                    Err(why) => out.debug(&format!("ignored: PLACE {x} {y}: {why}")),
+                    Err(why) => out.debug(&format!("ignored: {name} {x} {y}: {why}")),
                 }
             }
             Command::Turn => {
@@ -253,64 +258,70 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     );
                     continue;
                 }
-                stop.store(false, Ordering::SeqCst);
-                if aborts.load(Ordering::SeqCst) != handled_aborts {
-                    out.debug("TURN abandoned: the game ended before I started thinking");
-                    continue;
-                }
+                // An END (or START) already read, or the end of input, leaves no time to
+                // think: the search stops at once and its best move so far is the answer.
+                let ending = aborts.load(Ordering::SeqCst) != handled_aborts
+                    || signals.ended.load(Ordering::SeqCst);
+                stop.store(ending, Ordering::SeqCst);
                 let started = clock.now();
-                let empty = engine.board().size().pow(2) - engine.board().stone_count();
+                let board = engine.board();
+                let empty = board.size().pow(2) - board.stone_count();
+                let played = board.history().len();
                 // The judge's clock started when the line came in, not when this loop got
                 // to it (a ponder may have been winding down).
                 let late = reader.since_last_read();
                 let limits = settings.fixed.unwrap_or_else(|| {
-                    Limits::for_move(&TimeControl::judge(90_000 - g.used_ms.min(90_000)), empty)
-                        .less(late)
+                    let left = settings.game_ms.saturating_sub(g.used_ms);
+                    let tc = TimeControl { move_ms: settings.move_ms, ..TimeControl::judge(left) };
+                    Limits::for_move(&tc, empty, played).less(late)
                 });
-                // While thinking, the reader may read the next line: an END stops the search.
-                reader.permit();
-                let decision = engine.think(g.me, limits, &clock, stop, &mut |_| {});
+                let board = engine.board();
+                let on_move = board.side_to_move() == g.me;
+                let hit = g.pondered.take().filter(|p| on_move && p.key == board.key());
+                let hit_report = hit.as_ref().map(|p| (p.report.clone(), p.spent.as_millis()));
+                // A hit is ready when the ponder searched at least as long as this move may:
+                // a new search would reach no deeper (the table holds what it found).
+                let ready = hit.filter(|p| {
+                    let soft = limits.soft.unwrap_or_default();
+                    matches!(p.report.source, "five" | "vcf" | "vct") || p.spent >= soft
+                });
+                let decision = if let Some(p) = ready {
+                    out.debug(&format!(
+                        "ponder hit: answered from {} ms on the opponent's time",
+                        p.spent.as_millis()
+                    ));
+                    Decision { pos: p.report.best, report: Some(p.report), note: None }
+                } else {
+                    if let Some(p) = &hit_report {
+                        out.debug(&format!(
+                            "ponder hit ({} ms on the opponent's time: {}); searching on",
+                            p.1,
+                            p.0.summary()
+                        ));
+                    }
+                    // While thinking, the reader may read the next line: an END stops the
+                    // search, which still answers.
+                    reader.permit();
+                    engine.think(g.me, limits, &clock, stop, &mut |_| {})
+                };
                 g.used_ms += (clock.now() - started + late).as_millis() as u64;
-                if aborts.load(Ordering::SeqCst) != handled_aborts {
-                    out.debug("TURN abandoned: the game ended while I was thinking");
-                    continue;
-                }
                 answer_turn(&mut engine, g, &decision, settings, &mut out);
-                if ponder && g.answered {
+                let game_goes_on = aborts.load(Ordering::SeqCst) == handled_aborts;
+                if ponder && g.answered && game_goes_on {
                     // Think on the opponent's time until any line comes from the judge. The
                     // flag goes up before the count is read (see the reader thread).
                     stop.store(false, Ordering::SeqCst);
                     pondering.store(true, Ordering::SeqCst);
                     if !reader.has_unreceived() {
                         reader.permit();
-                        let limits = Limits::movetime(crate::params::PONDER_MAX_MS);
-                        engine.ponder(limits, &clock, stop);
+                        let reply = decision.report.as_ref().and_then(|r| r.pv.get(1).copied());
+                        g.pondered = engine.ponder(g.me, reply, &clock, stop);
                     }
                     pondering.store(false, Ordering::SeqCst);
                 }
             }
         }
     }
-}
-
-/// The first `PLACE` of a game on one of the four start points means the judge started from
-/// an empty board: rebuild the game that way, keeping any move we made already.
-fn switch_to_empty_start<W: Write>(engine: &mut Engine, x: i64, y: i64, out: &mut Output<W>) {
-    let size = engine.board().size();
-    let starts = StartPos::Center4.stones(size);
-    let on_start_point = starts.iter().any(|(p, _)| p.row() as i64 == x && p.col() as i64 == y);
-    if !on_start_point {
-        return;
-    }
-    // The start stones are not in the history (they are set up, not played).
-    let kept: Vec<(Pos, Color)> = engine.board().moves().collect();
-    engine.new_game(size, StartPos::Empty);
-    for (p, c) in kept {
-        engine.play(p, c);
-    }
-    out.debug(&format!(
-        "PLACE {x} {y} is on a start stone: this game started from an empty board; switched"
-    ));
 }
 
 fn answer_turn<W: Write>(

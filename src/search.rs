@@ -6,6 +6,7 @@
 //! `WIN - n`, so faster wins and slower losses are preferred.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use crate::board::{Board, Pos, NUM_POINTS};
 use crate::eval::evaluate;
@@ -13,7 +14,7 @@ use crate::movegen::{generate, ScoredMove, Threat};
 use crate::params::*;
 use crate::pattern::Combo;
 use crate::threat::Solver;
-use crate::timeman::{Clock, Limits, TimeManager};
+use crate::timeman::{predict_iteration, Clock, Limits, TimeManager};
 use crate::tt::{Bound, Table};
 
 /// Ordering score of the hash move: above every other (scores stay far from overflow).
@@ -113,6 +114,16 @@ impl Searcher {
         self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v = 0));
     }
 
+    /// Before each search: entries of earlier searches (the last move's, a ponder's) become
+    /// replaceable though still usable, killers (whose plies meant another root) are dropped,
+    /// and history is halved so that it follows the game instead of saturating over it: a
+    /// long ponder would otherwise leave stale history that outweighs every shape score.
+    fn age_tables(&mut self) {
+        self.tt.new_generation();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v /= 2));
+    }
+
     /// Starts every table afresh (after a failure, and for the bench).
     pub fn reset(&mut self) {
         *self = Searcher::new(self.hash_mb);
@@ -131,6 +142,7 @@ impl Searcher {
             Control { tm: TimeManager::new(clock, limits), stop, max_nodes: limits.max_nodes };
         self.nodes = 0;
         self.stopped = false;
+        self.age_tables();
         let mut report = self.root(board, &ctl, on_iteration);
         report.time_ms = ctl.tm.elapsed().as_millis() as u64;
         report.nodes = self.nodes;
@@ -225,15 +237,25 @@ impl Searcher {
         if root.len() <= 1 || self.stopped {
             return best;
         }
-        // Step 5. Iterative deepening with aspiration windows.
+        // Step 5. Iterative deepening with aspiration windows. An iteration starts only when
+        // the clock says it can finish: its time is predicted from the last two.
         let mut prev_score = 0;
         let mut stable = 0;
+        let mut iter_times = [Duration::ZERO; 2];
         for depth in 1..=ctl.tm.limits().max_depth {
-            let scale = if stable >= 3 { 60 } else { 100 }
-                + if best.score < prev_score - 40 { 80 } else { 0 };
-            if depth > 1 && !ctl.tm.may_start_iteration(scale) {
+            let scale =
+                if best.score.abs() > TM_DECIDED_SCORE {
+                    TM_DECIDED_SCALE
+                } else if stable >= 3 {
+                    TM_STABLE_SCALE
+                } else {
+                    100
+                } + if best.score < prev_score - TM_DROP_MARGIN { TM_DROP_EXTRA } else { 0 };
+            let predicted = predict_iteration(iter_times[0], iter_times[1]);
+            if depth > 1 && !ctl.tm.may_start_iteration(scale, predicted) {
                 break;
             }
+            let iter_start = ctl.tm.elapsed();
             let (mut alpha, mut beta) = if depth >= 3 && best.score.abs() < WIN_BOUND {
                 (best.score - ASPIRATION, best.score + ASPIRATION)
             } else {
@@ -264,6 +286,7 @@ impl Searcher {
                 }
                 break;
             }
+            iter_times = [iter_times[1], ctl.tm.elapsed() - iter_start];
             prev_score = best.score;
             stable = if best.best == self.pv[0].first().copied() { stable + 1 } else { 0 };
             best.best = self.pv[0].first().copied().or(best.best);

@@ -107,6 +107,16 @@ impl Limits {
         }
     }
 
+    /// Thinking on the opponent's time: no soft limit (iterate until stopped), at most `ms`.
+    pub fn ponder(ms: u64) -> Limits {
+        Limits {
+            max_depth: crate::params::MAX_DEPTH,
+            max_nodes: u64::MAX,
+            soft: None,
+            hard: Some(Duration::from_millis(ms)),
+        }
+    }
+
     /// These limits with `spent` already gone from the soft and hard limits.
     pub fn less(self, spent: Duration) -> Limits {
         Limits {
@@ -116,16 +126,26 @@ impl Limits {
         }
     }
 
-    /// The budget for one move under `tc` with `empty_points` empty points on the board.
-    pub fn for_move(tc: &TimeControl, empty_points: usize) -> Limits {
+    /// The budget for one move under `tc`, on a board with `empty_points` empty points of
+    /// which `stones_played` were placed in this game (by both sides, start stones excluded).
+    ///
+    /// The soft limit is the game time left divided by the moves this side can still expect
+    /// to play ([`expected_moves_left`], from the lengths of recorded games), never below a
+    /// floor that lets a board-filling game finish; the hard limit is the per-move cap, or
+    /// less when the game's time runs low. Within those, the search starts an iteration only
+    /// when the last iterations' times say it can finish before the hard limit.
+    pub fn for_move(tc: &TimeControl, empty_points: usize, stones_played: usize) -> Limits {
         let usable = tc.game_left_ms.saturating_sub(tc.reserve_ms);
-        // Assume the game may run to a full board, but weigh the far future less: most games
-        // end long before, and a late move on a crowded board needs little time.
-        let moves_left = (empty_points as u64 / 4).max(crate::params::MIN_MOVES_LEFT);
+        let our_moves = stones_played as u64 / 2;
+        // Never plan fewer moves than it takes to fill the board at a reduced pace, so that
+        // a long game slows down gradually instead of running out.
+        let floor = (empty_points as u64 / crate::params::FILL_MOVES_DIVISOR)
+            .max(crate::params::MIN_MOVES_LEFT);
+        let moves_left = expected_moves_left(our_moves).max(floor);
         let share = usable / moves_left;
         let cap = tc.move_ms.saturating_sub(tc.margin_ms);
-        let hard = (share * 3).min(cap).min(usable / 2);
-        let soft = (share).min(hard * 2 / 3);
+        let hard = (share * crate::params::HARD_SHARE_FACTOR).min(cap).min(usable / 3);
+        let soft = share.min(hard);
         Limits {
             max_depth: crate::params::MAX_DEPTH,
             max_nodes: u64::MAX,
@@ -133,6 +153,19 @@ impl Limits {
             hard: Some(Duration::from_millis(hard)),
         }
     }
+}
+
+/// How many more moves this side can expect to play after `played` of its own moves: the
+/// mean remaining length of the recorded games ([`crate::params::GAME_LENGTHS`], moves a side)
+/// that lasted longer than `played`, or a few moves past the longest recorded game.
+pub fn expected_moves_left(played: u64) -> u64 {
+    let longer: Vec<u64> =
+        crate::params::GAME_LENGTHS.iter().map(|&l| l as u64).filter(|&l| l > played).collect();
+    if longer.is_empty() {
+        return crate::params::MIN_MOVES_LEFT;
+    }
+    let mean = longer.iter().map(|&l| l - played).sum::<u64>() / longer.len() as u64;
+    mean.max(crate::params::MIN_MOVES_LEFT)
 }
 
 /// The running time manager of one search.
@@ -159,20 +192,34 @@ impl<'a> TimeManager<'a> {
     pub fn hard_exceeded(&self) -> bool {
         self.limits.hard.is_some_and(|h| self.elapsed() >= h)
     }
-    /// Whether a new iteration should start. `scale` (in percent) stretches the soft limit:
-    /// below 100 when the best move is stable, above when the score dropped.
-    pub fn may_start_iteration(&self, scale: u64) -> bool {
-        match self.limits.soft {
-            None => true,
-            Some(soft) => {
-                let stretched = soft * scale as u32 / 100;
-                let cap = self.limits.hard.unwrap_or(stretched);
-                // An iteration costs several times the last one: do not start one that
-                // cannot finish before the hard limit.
-                self.elapsed() < stretched.min(cap / 2)
+    /// Whether a new iteration should start, when it is expected to take `predicted`.
+    /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
+    /// or the game decided, above when the score dropped. An iteration that the last
+    /// iterations' times say cannot finish before the hard limit is not started: its time
+    /// would be wasted.
+    pub fn may_start_iteration(&self, scale: u64, predicted: Duration) -> bool {
+        let elapsed = self.elapsed();
+        if let Some(hard) = self.limits.hard {
+            if elapsed + predicted > hard {
+                return false;
             }
         }
+        match self.limits.soft {
+            None => true,
+            Some(soft) => elapsed < soft * scale.min(u32::MAX as u64) as u32 / 100,
+        }
     }
+}
+
+/// The expected time of the next iteration: the last one's time `last` times the growth from
+/// `before` to `last`, the growth clamped to the bounds in `crate::params`.
+pub fn predict_iteration(before: Duration, last: Duration) -> Duration {
+    use crate::params::{TM_GROWTH_MAX, TM_GROWTH_MIN};
+    let growth = (last.as_nanos() * 100)
+        .checked_div(before.as_nanos())
+        .map_or(TM_GROWTH_MAX, |g| g.min(TM_GROWTH_MAX as u128) as u64)
+        .max(TM_GROWTH_MIN);
+    last * growth as u32 / 100
 }
 
 #[cfg(test)]
@@ -185,31 +232,73 @@ mod tests {
         let mut left = 90_000u64;
         let mut empty = 140usize;
         let mut slowest = 0;
+        let mut spent_by_move_30 = 0;
         while empty >= 2 {
-            let l = Limits::for_move(&TimeControl::judge(left), empty);
+            let played = 140 - empty;
+            let l = Limits::for_move(&TimeControl::judge(left), empty, played);
             let hard = l.hard.unwrap().as_millis() as u64;
             assert!(l.soft.unwrap() <= l.hard.unwrap());
             slowest = slowest.max(hard);
             left -= hard;
             empty -= 2;
+            if played / 2 == 29 {
+                spent_by_move_30 = 90_000 - left;
+            }
         }
         assert!(slowest <= 2000 - crate::params::MOVE_MARGIN_MS);
         assert!(left >= crate::params::GAME_RESERVE_MS, "only {left} ms left");
+        // A typical game's first 30 moves may use the full cap: the clock is there to spend.
+        assert_eq!(spent_by_move_30, 30 * slowest, "the cap binds for the first 30 moves");
+    }
+
+    #[test]
+    fn the_budget_shrinks_when_the_game_clock_runs_low() {
+        let early = Limits::for_move(&TimeControl::judge(90_000), 130, 10);
+        let late = Limits::for_move(&TimeControl::judge(12_000), 60, 80);
+        assert!(late.hard.unwrap() < early.hard.unwrap());
+        assert!(late.soft.unwrap() < early.soft.unwrap());
+        assert!(late.hard.unwrap().as_millis() as u64 <= (12_000 - GAME_RESERVE) / 3);
+    }
+
+    const GAME_RESERVE: u64 = crate::params::GAME_RESERVE_MS;
+
+    #[test]
+    fn expected_moves_left_follows_the_recorded_lengths() {
+        let first = expected_moves_left(0);
+        let mid = expected_moves_left(20);
+        assert!(first > mid, "{first} {mid}");
+        assert!(expected_moves_left(1000) >= crate::params::MIN_MOVES_LEFT);
     }
 
     #[test]
     fn fake_clock_drives_the_limits() {
         let clock = FakeClock::default();
         let tm = TimeManager::new(&clock, Limits::movetime(1000));
+        let short = Duration::from_millis(10);
         assert!(!tm.hard_exceeded());
-        assert!(tm.may_start_iteration(100));
+        assert!(tm.may_start_iteration(100, short));
         clock.advance_ms(300);
-        assert!(tm.may_start_iteration(100));
-        assert!(!tm.may_start_iteration(50), "a stable best move halves the soft limit");
-        clock.advance_ms(200);
-        assert!(!tm.may_start_iteration(200), "half the hard limit has passed");
+        assert!(tm.may_start_iteration(100, short));
+        assert!(!tm.may_start_iteration(50, short), "a stable best move halves the soft limit");
+        assert!(
+            !tm.may_start_iteration(100, Duration::from_millis(800)),
+            "an iteration that cannot finish before the hard limit is not started"
+        );
+        clock.advance_ms(300);
+        assert!(tm.may_start_iteration(200, short), "a score drop stretches the soft limit");
+        assert!(!tm.may_start_iteration(100, short));
         assert!(!tm.hard_exceeded());
-        clock.advance_ms(500);
+        clock.advance_ms(400);
         assert!(tm.hard_exceeded());
+    }
+
+    #[test]
+    fn iteration_times_are_predicted_from_their_growth() {
+        let ms = Duration::from_millis;
+        assert_eq!(predict_iteration(ms(100), ms(300)), ms(900));
+        assert_eq!(predict_iteration(ms(100), ms(100)), ms(150), "at least 1.5 times");
+        assert_eq!(predict_iteration(ms(1), ms(100)), ms(600), "at most 6 times");
+        assert_eq!(predict_iteration(Duration::ZERO, ms(10)), ms(60));
+        assert_eq!(predict_iteration(Duration::from_nanos(1), ms(1)), ms(6), "no overflow");
     }
 }

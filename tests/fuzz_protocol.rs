@@ -267,7 +267,12 @@ fn judge_line(rng: &mut Rng) -> Vec<u8> {
     let mut line = match rng.below(100) {
         0..=7 => format!("START {}", 1 + rng.below(2)),
         8..=9 => format!("START {}", rng.below(5)),
-        10..=44 => format!("PLACE {} {}", coord(rng), coord(rng)),
+        10..=34 => format!("PLACE {} {}", coord(rng), coord(rng)),
+        // A stone on one of the judge's four start stones, as a junk line would put it.
+        35..=44 => {
+            let (x, y) = [(5, 5), (6, 6), (5, 6), (6, 5)][rng.below(4) as usize];
+            format!("{} {x} {y}", if rng.chance(80) { "PLACE" } else { "MINE" })
+        }
         45..=69 => "TURN".to_string(),
         70..=74 => format!("END {}", rng.below(3)),
         75..=77 => String::new(),
@@ -338,9 +343,8 @@ fn commands(input: &[u8]) -> Vec<Cmd> {
     cmds
 }
 
-/// The judge model's game: taken points, whether we answered since the last stone, and the
-/// stones placed by `PLACE`.
-type JudgeGame = (HashSet<(i64, i64)>, bool, usize);
+/// The judge model's game: taken points, and whether we answered since the last stone.
+type JudgeGame = (HashSet<(i64, i64)>, bool);
 
 /// Checks the brain's output lines against a model of the judge protocol.
 fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
@@ -359,30 +363,26 @@ fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
                     ));
                 }
                 next += 1;
-                game = Some((START.into_iter().collect(), false, 0));
+                game = Some((START.into_iter().collect(), false));
             }
             Cmd::End(_) => game = None,
             Cmd::Place(x, y) | Cmd::Mine(x, y) => {
-                if let Some((taken, answered, placed)) = game.as_mut() {
-                    if *placed == 0 && START.contains(&(*x, *y)) && matches!(cmd, Cmd::Place(..)) {
-                        for p in START {
-                            taken.remove(&p);
-                        }
-                    }
+                // The four start stones stay taken whatever comes: a stone on them, or on any
+                // taken point, changes nothing.
+                if let Some((taken, answered)) = game.as_mut() {
                     let on = (0..12).contains(x) && (0..12).contains(y);
                     if on && taken.insert((*x, *y)) {
-                        *placed += 1;
                         *answered = false;
                     }
                 }
             }
             Cmd::Turn => {
-                let Some((taken, answered, _)) = game.as_mut() else { continue };
+                let Some((taken, answered)) = game.as_mut() else { continue };
                 if *answered || taken.len() == 144 {
                     continue;
                 }
-                // A TURN right before END or START may be abandoned.
-                let optional = matches!(cmds.get(i + 1), Some(Cmd::End(_)) | Some(Cmd::Start(_)));
+                // Every due TURN is answered, even one right before END, START or the end
+                // of input (the search stops at once then).
                 let got = answers.get(next).map(|s| s.as_str());
                 let mv: Option<(i64, i64)> = got.and_then(|s| {
                     let v: Vec<i64> = s.split(' ').filter_map(|t| t.parse().ok()).collect();
@@ -396,7 +396,6 @@ fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
                         next += 1;
                         *answered = true;
                     }
-                    None if optional => {}
                     None => return Err(format!("command {i} TURN: expected a move, got {got:?}")),
                 }
             }

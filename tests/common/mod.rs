@@ -7,6 +7,7 @@
 //! - `#=> OK`, `#=> 4 7`: the next answer, exactly; `#=> 4 7 | 3 8`: one of these;
 //!   `#=> any`: any legal move;
 //! - `#debug: text`: a `DEBUG` line containing `text` comes before the next answer;
+//! - `#close`: standard input is closed here (answers still due are read after it);
 //! - every other line is sent to the brain as it is.
 //!
 //! `DEBUG` lines are otherwise skipped. At the end of the file standard input is closed; the
@@ -46,11 +47,7 @@ impl Model {
         }
     }
     fn place(&mut self, x: i64, y: i64, theirs: bool) {
-        if theirs && self.placed == 0 && !self.empty_start && Model::START.contains(&(x, y)) {
-            for p in Model::START {
-                self.taken.remove(&p);
-            }
-        }
+        // A stone on a taken point, the four start stones included, changes nothing.
         if theirs {
             self.placed += 1;
         }
@@ -165,7 +162,13 @@ pub fn replay(bin: &Path, path: &Path) -> Result<(), String> {
                 }
             }
             pending_debug.retain(|d| !d.contains(want));
+        } else if line.trim() == "#close" {
+            drop(brain.stdin.take());
         } else if line.starts_with("#args:") {
+        } else if brain.stdin.is_none() {
+            if !line.trim().is_empty() {
+                return Err(format!("{at}: a line to send after #close"));
+            }
         } else {
             brain.send(raw);
             let words: Vec<String> =
