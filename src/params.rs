@@ -28,6 +28,20 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 pub const LMR_MIN_MOVES: usize = 3;
 /// Late-move reductions need this much depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move reduction: `LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR` plies, at least 1.
+pub const LMR_BASE: f64 = 0.5;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.0;
+/// Late quiet moves are pruned at non-PV nodes this close to the horizon...
+pub const LMP_MAX_DEPTH: i32 = 2;
+/// ...after `LMP_BASE + LMP_PER_DEPTH * depth` moves.
+pub const LMP_BASE: usize = 4;
+/// See [`LMP_BASE`].
+pub const LMP_PER_DEPTH: usize = 4;
+/// Attacking moves of the VCF search at a leaf of the main search.
+pub const QS_VCF_DEPTH: i32 = 8;
+/// Node budget of that VCF search.
+pub const QS_VCF_NODES: u64 = 200;
 /// Aspiration window half-width.
 pub const ASPIRATION: i32 = 60;
 /// Most candidate moves searched at a quiet node (the rest are pruned).
@@ -83,6 +97,12 @@ pub const REFUTE_VCF_NODES: u64 = 20_000;
 pub const VCT_TIME_PERCENT: u32 = 15;
 /// Node budget of the root's VCT search.
 pub const ROOT_VCT_NODES: u64 = 150_000;
+/// Most of the search's best moves checked against the opponent's VCT before one is played.
+pub const DEFENCE_MAX_MOVES: usize = 4;
+/// Attacking moves of the opponent's VCT that the root defence looks for (two plies each).
+pub const DEFENCE_VCT_DEPTH: i32 = 12;
+/// Node budget of each of those checks.
+pub const DEFENCE_VCT_NODES: u64 = 60_000;
 /// Ordering bonus of a killer move.
 pub const KILLER_BONUS: i32 = 400;
 /// History scores are divided by this before they join the ordering score.

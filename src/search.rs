@@ -9,16 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Pos, NUM_POINTS};
-use crate::eval::evaluate;
-use crate::movegen::{generate, ScoredMove, Threat};
+use crate::defence::{check_vct, refute_vcf};
+use crate::movegen::{generate, ScoredMove};
 use crate::params::*;
 use crate::pattern::Combo;
 use crate::threat::Solver;
 use crate::timeman::{predict_iteration, Clock, Limits, TimeManager};
-use crate::tt::{Bound, Table};
-
-/// Ordering score of the hash move: above every other (scores stay far from overflow).
-const TT_MOVE_SCORE: i32 = 1 << 28;
+use crate::tt::Table;
 
 /// Deepest ply the search goes (a 15×15 board has 225 points).
 pub const MAX_PLY: usize = 232;
@@ -72,22 +69,23 @@ pub fn score_text(score: i32) -> String {
 }
 
 /// What one search may see of the world: its limits, the clock and the stop flag.
-struct Control<'a> {
-    tm: TimeManager<'a>,
-    stop: &'a AtomicBool,
-    max_nodes: u64,
+pub(crate) struct Control<'a> {
+    pub(crate) tm: TimeManager<'a>,
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) max_nodes: u64,
 }
 
 /// The searcher and its tables.
+/// Its fields are shared with `crate::alphabeta`, the search below the root.
 pub struct Searcher {
-    tt: Table,
-    solver: Solver,
-    killers: Vec<[Option<Pos>; 2]>,
-    history: Box<[[i32; NUM_POINTS]; 2]>,
-    pv: Vec<Vec<Pos>>,
-    move_lists: Vec<Vec<ScoredMove>>,
-    nodes: u64,
-    stopped: bool,
+    pub(crate) tt: Table,
+    pub(crate) solver: Solver,
+    pub(crate) killers: Vec<[Option<Pos>; 2]>,
+    pub(crate) history: Box<[[i32; NUM_POINTS]; 2]>,
+    pub(crate) pv: Vec<Vec<Pos>>,
+    pub(crate) move_lists: Vec<Vec<ScoredMove>>,
+    pub(crate) nodes: u64,
+    pub(crate) stopped: bool,
     hash_mb: usize,
 }
 
@@ -191,21 +189,9 @@ impl Searcher {
             self.nodes += self.solver.nodes();
             board.set_side_to_move(me);
             if threat.is_some() {
-                let mut refutes = Vec::new();
-                for &p in &root {
-                    board.make(p);
-                    let still =
-                        self.solver.solve(board, VCF_MAX_DEPTH, REFUTE_VCF_NODES, false, &abort);
-                    self.nodes += self.solver.nodes();
-                    board.unmake();
-                    if self.solver.aborted() {
-                        break;
-                    }
-                    if still.is_none() {
-                        refutes.push(p);
-                    }
-                }
-                if !refutes.is_empty() && !self.solver.aborted() {
+                let (solver, nodes) = (&mut self.solver, &mut self.nodes);
+                let refutes = refute_vcf(solver, board, &root, REFUTE_VCF_NODES, nodes, &abort);
+                if !refutes.is_empty() {
                     root = refutes;
                     source = "defend";
                 }
@@ -237,6 +223,33 @@ impl Searcher {
         if root.len() <= 1 || self.stopped {
             return best;
         }
+        self.deepen(board, ctl, &mut root, &mut best, on_iteration);
+        // Step 6. The opponent's wins by threats after the chosen move, deeper than the
+        // search saw: while the best move loses to one, the next in the search's order.
+        if !self.stopped && best.score.abs() < WIN_BOUND {
+            if let Some(i) = best.best.and_then(|b| root.iter().position(|&p| p == b)) {
+                root[..=i].rotate_right(1);
+            }
+            let checked = check_vct(&mut self.solver, board, &root, &abort);
+            self.nodes += checked.nodes;
+            if let Some(safe) = checked.safe.filter(|&p| Some(p) != best.best) {
+                best.best = Some(safe);
+                best.pv = vec![safe];
+                best.source = "defend-vct";
+            }
+        }
+        best
+    }
+
+    /// Step 5: iterative deepening over `root`, improving `best` after each iteration.
+    fn deepen(
+        &mut self,
+        board: &mut Board,
+        ctl: &Control,
+        root: &mut [Pos],
+        best: &mut SearchReport,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) {
         // Step 5. Iterative deepening with aspiration windows. An iteration starts only when
         // the clock says it can finish: its time is predicted from the last two.
         let mut prev_score = 0;
@@ -263,7 +276,7 @@ impl Searcher {
             };
             let mut delta = ASPIRATION;
             let score = loop {
-                let s = self.search_root(board, ctl, &mut root, depth, alpha, beta);
+                let s = self.search_root(board, ctl, root, depth, alpha, beta);
                 if self.stopped {
                     break s;
                 }
@@ -295,7 +308,7 @@ impl Searcher {
             best.depth = depth;
             best.nodes = self.nodes;
             best.time_ms = ctl.tm.elapsed().as_millis() as u64;
-            on_iteration(&best);
+            on_iteration(best);
             if score.abs() > WIN_BOUND && depth as i64 > (WIN - score.abs()) as i64 {
                 break;
             }
@@ -303,7 +316,6 @@ impl Searcher {
                 break;
             }
         }
-        best
     }
 
     /// One iteration over the root moves; reorders `root` best first.
@@ -352,198 +364,5 @@ impl Searcher {
         }
         root[..=best_idx].rotate_right(1);
         best
-    }
-
-    #[inline]
-    fn poll(&mut self, ctl: &Control) {
-        if self.nodes & 1023 == 0
-            && (ctl.stop.load(Ordering::Relaxed)
-                || ctl.tm.hard_exceeded()
-                || self.nodes >= ctl.max_nodes)
-        {
-            self.stopped = true;
-        }
-    }
-
-    /// The alpha-beta search below the root.
-    fn search(
-        &mut self,
-        board: &mut Board,
-        ctl: &Control,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        // Step 1. Count the node and poll the limits.
-        self.nodes += 1;
-        self.poll(ctl);
-        self.pv[ply].clear();
-        if self.stopped {
-            return 0;
-        }
-        let me = board.side_to_move();
-        let opp = me.opp();
-        let ply_i = ply as i32;
-        // Step 2. Positions decided by threats on the board.
-        if board.combo_count(me, Combo::Five) > 0 {
-            return WIN - ply_i - 1;
-        }
-        let opp_fives = board.combo_count(opp, Combo::Five);
-        if opp_fives >= 2 {
-            return -(WIN - ply_i - 2);
-        }
-        if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
-            return WIN - ply_i - 3;
-        }
-        if ply >= MAX_PLY - 1 || board.is_full() {
-            return 0;
-        }
-        // Step 3. Mate-distance pruning.
-        let alpha0 = alpha;
-        let beta = beta.min(WIN - ply_i - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        // Step 4. At the horizon: the static score, unless a four must be answered.
-        if depth <= 0 && opp_fives == 0 {
-            return evaluate(board);
-        }
-        // Step 5. The transposition table.
-        let key = board.key();
-        let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.best;
-            let score = from_tt(e.score, ply_i);
-            let pv_node = beta - alpha > 1;
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
-            }
-        }
-        // Step 6. Generate and order the moves.
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        let threat = generate(board, &mut moves);
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
-            return 0;
-        }
-        let killers = self.killers[ply];
-        for m in moves.iter_mut() {
-            if Some(m.pos) == tt_move {
-                m.score = TT_MOVE_SCORE;
-            } else if Some(m.pos) == killers[0] || Some(m.pos) == killers[1] {
-                m.score += KILLER_BONUS;
-            }
-            m.score += self.history[me.idx()][m.pos.idx()] / HISTORY_DIVISOR;
-        }
-        // Quiet nodes search only their best few moves.
-        let limit =
-            if threat == Threat::Quiet { moves.len().min(MAX_QUIET_MOVES) } else { moves.len() };
-        // A single forced reply does not use up depth.
-        let extension = i32::from(moves.len() == 1);
-        // Step 7. Principal-variation search over the moves, picked best first (a cut-off
-        // usually comes early, so a full sort would be wasted).
-        let mut best = -WIN;
-        let mut best_move = None;
-        for i in 0..limit {
-            let mut pick = i;
-            for j in i + 1..moves.len() {
-                if moves[j].score > moves[pick].score {
-                    pick = j;
-                }
-            }
-            moves.swap(i, pick);
-            let p = moves[i].pos;
-            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
-            board.make(p);
-            let new_depth = depth - 1 + extension;
-            let mut score;
-            if i == 0 {
-                score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
-            } else {
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    1 + i32::from(i >= 2 * LMR_MIN_MOVES + 4)
-                } else {
-                    0
-                };
-                score =
-                    -self.search(board, ctl, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.search(board, ctl, new_depth, ply + 1, -alpha - 1, -alpha);
-                }
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
-                }
-            }
-            board.unmake();
-            if self.stopped {
-                self.move_lists[ply] = moves;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = Some(p);
-                if score > alpha {
-                    alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(p);
-                    head[ply].extend_from_slice(&tail[0]);
-                }
-                if alpha >= beta {
-                    // Step 8. A cut-off: remember the move for ordering.
-                    if quiet {
-                        let k = &mut self.killers[ply];
-                        if k[0] != Some(p) {
-                            k[1] = k[0];
-                            k[0] = Some(p);
-                        }
-                    }
-                    let h = &mut self.history[me.idx()][p.idx()];
-                    *h = (*h + depth * depth).min(HISTORY_MAX);
-                    break;
-                }
-            }
-        }
-        self.move_lists[ply] = moves;
-        // Step 9. Store the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
-        best
-    }
-}
-
-/// A score to store: wins and losses relative to the node, not the root.
-fn to_tt(score: i32, ply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score + ply
-    } else if score < -WIN_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// A stored score back at `ply`.
-fn from_tt(score: i32, ply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score - ply
-    } else if score < -WIN_BOUND {
-        score + ply
-    } else {
-        score
     }
 }

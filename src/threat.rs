@@ -14,8 +14,12 @@ const CACHE_SLOTS: usize = 1 << 16;
 
 /// The solver's reusable state.
 pub struct Solver {
-    /// Keys of positions (attacker to move) proven not to win within the stored depth.
-    cache: Vec<(u64, i32)>,
+    /// Keys of positions (attacker to move) proven not to win within the stored depth, with
+    /// the number of the solve that stored them: only the current solve's entries count.
+    cache: Vec<(u64, i32, u32)>,
+    /// The number of the current solve (starting afresh costs an increment, not a clear:
+    /// the search calls the solver at its leaves).
+    stamp: u32,
     nodes: u64,
     node_limit: u64,
     threes: bool,
@@ -33,7 +37,8 @@ impl Solver {
     /// A solver with an empty cache.
     pub fn new() -> Solver {
         Solver {
-            cache: vec![(0, -1); CACHE_SLOTS],
+            cache: vec![(0, -1, 0); CACHE_SLOTS],
+            stamp: 0,
             nodes: 0,
             node_limit: 0,
             threes: false,
@@ -74,7 +79,11 @@ impl Solver {
         self.threes = threes;
         self.attacker = board.side_to_move();
         // Refutations depend on the attacker and the mode: start each solve afresh.
-        self.cache.iter_mut().for_each(|c| *c = (0, -1));
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.cache.iter_mut().for_each(|c| *c = (0, -1, 0));
+            self.stamp = 1;
+        }
         let mut line = Vec::new();
         if self.attack(board, max_depth, &mut line, abort) {
             Some(line)
@@ -145,7 +154,8 @@ impl Solver {
         }
         let key = board.key();
         let slot = key as usize & (CACHE_SLOTS - 1);
-        if self.cache[slot].0 == key && self.cache[slot].1 >= depth {
+        let entry = self.cache[slot];
+        if entry.0 == key && entry.1 >= depth && entry.2 == self.stamp {
             return false;
         }
         let mut moves: Vec<(i32, Pos)> = board
@@ -172,7 +182,7 @@ impl Solver {
             }
         }
         if !self.aborted && self.nodes <= self.node_limit {
-            self.cache[slot] = (key, depth);
+            self.cache[slot] = (key, depth, self.stamp);
         }
         false
     }

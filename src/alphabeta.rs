@@ -1,0 +1,247 @@
+//! The alpha-beta search below the root: negamax with principal-variation search, the
+//! transposition table, killer and history ordering, late-move reductions and pruning, and a
+//! threat quiescence at the horizon. The root (threat solving, iterative deepening) is in
+//! `crate::search`.
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::movegen::{generate, Threat};
+use crate::params::*;
+use crate::pattern::Combo;
+use crate::search::{Control, Searcher, MAX_PLY};
+use crate::tt::Bound;
+use std::sync::atomic::Ordering;
+
+/// Ordering score of the hash move: above every other (scores stay far from overflow).
+const TT_MOVE_SCORE: i32 = 1 << 28;
+
+impl Searcher {
+    #[inline]
+    pub(crate) fn poll(&mut self, ctl: &Control) {
+        if self.nodes & 1023 == 0
+            && (ctl.stop.load(Ordering::Relaxed)
+                || ctl.tm.hard_exceeded()
+                || self.nodes >= ctl.max_nodes)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The alpha-beta search below the root.
+    pub(crate) fn search(
+        &mut self,
+        board: &mut Board,
+        ctl: &Control,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        // Step 1. Count the node and poll the limits.
+        self.nodes += 1;
+        self.poll(ctl);
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        let me = board.side_to_move();
+        let opp = me.opp();
+        let ply_i = ply as i32;
+        // Step 2. Positions decided by threats on the board.
+        if board.combo_count(me, Combo::Five) > 0 {
+            return WIN - ply_i - 1;
+        }
+        let opp_fives = board.combo_count(opp, Combo::Five);
+        if opp_fives >= 2 {
+            return -(WIN - ply_i - 2);
+        }
+        if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
+            return WIN - ply_i - 3;
+        }
+        if ply >= MAX_PLY - 1 || board.is_full() {
+            return 0;
+        }
+        // Step 3. Mate-distance pruning.
+        let alpha0 = alpha;
+        let beta = beta.min(WIN - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // Step 4. At the horizon, a threat quiescence: a win by our fours is found by a small
+        // VCF search, else the static score. An opponent's four is always answered (below:
+        // the block is a single reply, which is extended).
+        if depth <= 0 && opp_fives == 0 {
+            if board.combo_count_at_least(me, Combo::Four) > 0 {
+                let won = self.solver.solve(board, QS_VCF_DEPTH, QS_VCF_NODES, false, &|| false);
+                self.nodes += self.solver.nodes();
+                if let Some(line) = won {
+                    return WIN - ply_i - line.len() as i32;
+                }
+            }
+            return evaluate(board);
+        }
+        // Step 5. The transposition table.
+        let key = board.key();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            let score = from_tt(e.score, ply_i);
+            let pv_node = beta - alpha > 1;
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        // Step 6. Generate and order the moves.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        let threat = generate(board, &mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return 0;
+        }
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            if Some(m.pos) == tt_move {
+                m.score = TT_MOVE_SCORE;
+            } else if Some(m.pos) == killers[0] || Some(m.pos) == killers[1] {
+                m.score += KILLER_BONUS;
+            }
+            m.score += self.history[me.idx()][m.pos.idx()] / HISTORY_DIVISOR;
+        }
+        // Quiet nodes search only their best few moves.
+        let limit =
+            if threat == Threat::Quiet { moves.len().min(MAX_QUIET_MOVES) } else { moves.len() };
+        // A single forced reply does not use up depth.
+        let extension = i32::from(moves.len() == 1);
+        // Step 7. Principal-variation search over the moves, picked best first (a cut-off
+        // usually comes early, so a full sort would be wasted).
+        let mut best = -WIN;
+        let mut best_move = None;
+        for i in 0..limit {
+            let mut pick = i;
+            for j in i + 1..moves.len() {
+                if moves[j].score > moves[pick].score {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            let p = moves[i].pos;
+            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
+            // Near the leaves, late quiet moves of a node that is not on the main line are
+            // hopeless: they neither threaten nor come early in the ordering.
+            if quiet && pv_node_free(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
+            {
+                continue;
+            }
+            board.make(p);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if i == 0 {
+                score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
+            } else {
+                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+                    lmr(depth, i).min(new_depth - 1).max(0)
+                } else {
+                    0
+                };
+                score =
+                    -self.search(board, ctl, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.search(board, ctl, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            board.unmake();
+            if self.stopped {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(p);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(p);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    // Step 8. A cut-off: remember the move for ordering.
+                    if quiet {
+                        let k = &mut self.killers[ply];
+                        if k[0] != Some(p) {
+                            k[1] = k[0];
+                            k[0] = Some(p);
+                        }
+                    }
+                    let h = &mut self.history[me.idx()][p.idx()];
+                    *h = (*h + depth * depth).min(HISTORY_MAX);
+                    break;
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
+        best
+    }
+}
+
+/// Whether a node's window is null (not a principal-variation node).
+#[inline]
+fn pv_node_free(alpha: i32, beta: i32) -> bool {
+    beta - alpha == 1
+}
+
+/// Quiet moves searched at a non-PV node `depth` plies from the horizon before the rest are
+/// pruned.
+#[inline]
+fn lmp_count(depth: i32) -> usize {
+    LMP_BASE + LMP_PER_DEPTH * depth.max(0) as usize
+}
+
+/// The late-move reduction of the `i`-th move (from 0) at `depth`: grows with the logarithm
+/// of both, as in strong chess and gomoku engines.
+#[inline]
+fn lmr(depth: i32, i: usize) -> i32 {
+    let r = (depth as f64).ln() * (i as f64).ln() / LMR_DIVISOR + LMR_BASE;
+    r.max(1.0) as i32
+}
+
+/// A score to store: wins and losses relative to the node, not the root.
+pub(crate) fn to_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score + ply
+    } else if score < -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score back at `ply`.
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score - ply
+    } else if score < -WIN_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
