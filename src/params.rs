@@ -66,9 +66,19 @@ pub const MIN_MOVES_LEFT: u64 = 8;
 pub const FILL_MOVES_DIVISOR: u64 = 4;
 /// The hard limit of a move is at most this many times its planned share (and the cap).
 pub const HARD_SHARE_FACTOR: u64 = 3;
-/// Lengths of recorded games, in moves a side, that the time manager plans from (see
-/// [`crate::timeman::expected_moves_left`]). PROVISIONAL.
-pub const GAME_LENGTHS: &[u16] = &[15, 18, 20, 22, 24, 25, 26, 28, 30, 32, 35];
+/// Lengths of recorded games, in our own moves, that the time manager plans from (see
+/// [`crate::timeman::expected_moves_left`]): 99 arena games of 2026-11-22 (self-play at
+/// 200 ms a move and games against Rapfi, from the balanced openings; the 68-69 are
+/// board-filling draws). Regenerate from arena records with
+/// `awk '/^\[moves\]/{m=1;next} /^\[/{m=0} m && $3=="A"{n++} END{print n}' game-*.txt`.
+#[rustfmt::skip]
+pub const GAME_LENGTHS: &[u16] = &[
+    6, 6, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11,
+    11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 14, 14, 14, 15, 15, 15,
+    15, 16, 16, 16, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 21, 21, 21, 21, 22, 22, 22, 23,
+    24, 24, 24, 24, 27, 30, 34, 36, 68, 68, 68, 68, 68, 68, 68, 68, 69, 69, 69, 69, 69, 69,
+    69, 69, 69, 69, 69, 69, 69
+];
 /// Soft-limit scale, in percent, when the best move has not changed for three iterations.
 pub const TM_STABLE_SCALE: u64 = 60;
 /// Extra soft-limit scale, in percent, when the score dropped by more than

@@ -232,7 +232,7 @@ mod tests {
         let mut left = 90_000u64;
         let mut empty = 140usize;
         let mut slowest = 0;
-        let mut spent_by_move_30 = 0;
+        let mut spent_by_move_15 = 0;
         while empty >= 2 {
             let played = 140 - empty;
             let l = Limits::for_move(&TimeControl::judge(left), empty, played);
@@ -241,14 +241,15 @@ mod tests {
             slowest = slowest.max(hard);
             left -= hard;
             empty -= 2;
-            if played / 2 == 29 {
-                spent_by_move_30 = 90_000 - left;
+            if played / 2 == 14 {
+                spent_by_move_15 = 90_000 - left;
             }
         }
         assert!(slowest <= 2000 - crate::params::MOVE_MARGIN_MS);
         assert!(left >= crate::params::GAME_RESERVE_MS, "only {left} ms left");
-        // A typical game's first 30 moves may use the full cap: the clock is there to spend.
-        assert_eq!(spent_by_move_30, 30 * slowest, "the cap binds for the first 30 moves");
+        // A typical decisive game (13 of our moves is the median of the recorded ones) may
+        // use the full cap on every move: the clock is there to be spent.
+        assert_eq!(spent_by_move_15, 15 * slowest, "the cap binds for the first 15 moves");
     }
 
     #[test]
@@ -264,10 +265,13 @@ mod tests {
 
     #[test]
     fn expected_moves_left_follows_the_recorded_lengths() {
-        let first = expected_moves_left(0);
-        let mid = expected_moves_left(20);
-        assert!(first > mid, "{first} {mid}");
-        assert!(expected_moves_left(1000) >= crate::params::MIN_MOVES_LEFT);
+        let lengths = crate::params::GAME_LENGTHS;
+        let mean = lengths.iter().map(|&l| l as u64).sum::<u64>() / lengths.len() as u64;
+        assert_eq!(expected_moves_left(0), mean);
+        // Past move 50 only the board-filling games (68-69 moves) are left in the records.
+        let late = expected_moves_left(50);
+        assert!((18..=19).contains(&late), "{late}");
+        assert_eq!(expected_moves_left(1000), crate::params::MIN_MOVES_LEFT);
     }
 
     #[test]

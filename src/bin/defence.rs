@@ -1,0 +1,262 @@
+//! The defence suite: positions from our own lost games where one move of ours turned a
+//! playable position into a forced loss, and a runner that shows how many of those fatal moves
+//! the brain now avoids.
+//!
+//! ```sh
+//! # find the fatal moves of engine A in arena records (its games lost by five)
+//! cargo run --release --bin defence -- extract --engine A --out tests/data/defence12.txt \
+//!     arena-out/game-*.txt
+//! # how many the brain avoids at a budget
+//! cargo run --release --bin defence -- run --movetime 1500 tests/data/defence12.txt
+//! ```
+//!
+//! A move is *fatal* when the opponent has a win by threes and fours (VCT) after it, found by
+//! a long solve, but had none after our previous move, and some other move of ours leaves the
+//! opponent no VCT (the position was still playable). The runner plays the brain on each
+//! position and checks its move with the same long solve.
+
+use std::sync::atomic::AtomicBool;
+
+use wuzi::board::{Board, Pos, StartPos};
+use wuzi::engine::Engine;
+use wuzi::threat::Solver;
+use wuzi::timeman::{Limits, WallClock};
+
+/// Attacking moves and nodes of the long solve that decides whether a position is lost.
+const PROOF_DEPTH: i32 = 20;
+const PROOF_NODES: u64 = 1_000_000;
+/// A smaller solve for the alternatives: is there any move that holds?
+const ALT_NODES: u64 = 100_000;
+
+const USAGE: &str = "\
+usage:
+  defence extract [--engine A|B] [--out FILE] RECORD...
+      fatal moves of the engine's lost games (arena records) as suite lines
+  defence run [--movetime MS | --nodes N] FILE
+      how many fatal moves the brain avoids";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        Some("extract") => extract(&args[1..]),
+        Some("run") => run(&args[1..]),
+        _ => Err(USAGE.to_string()),
+    };
+    if let Err(why) = code {
+        eprintln!("defence: {why}");
+        std::process::exit(2);
+    }
+}
+
+/// One suite entry: the moves after the start (black first), the fatal move, the opponent's
+/// winning line after it.
+struct Entry {
+    moves: Vec<Pos>,
+    fatal: Pos,
+    line: Vec<Pos>,
+}
+
+fn pos_text(p: Pos) -> String {
+    format!("{},{}", p.row(), p.col())
+}
+
+fn parse_pos(t: &str) -> Result<Pos, String> {
+    let (r, c) = t.split_once(',').ok_or_else(|| format!("'{t}' is not row,col"))?;
+    let (r, c): (usize, usize) = (r.parse().map_err(|_| t)?, c.parse().map_err(|_| t)?);
+    if r >= 12 || c >= 12 {
+        return Err(format!("'{t}' is off the board"));
+    }
+    Ok(Pos::new(r, c))
+}
+
+fn parse_list(t: &str) -> Result<Vec<Pos>, String> {
+    t.split_whitespace().map(parse_pos).collect()
+}
+
+fn board_after(moves: &[Pos]) -> Result<Board, String> {
+    let mut b = Board::with_start(12, StartPos::Center4);
+    for &p in moves {
+        if !b.is_empty(p) {
+            return Err(format!("{} is taken", pos_text(p)));
+        }
+        b.make(p);
+    }
+    Ok(b)
+}
+
+/// The side to move's VCT on `board`, if the long solve finds one.
+fn vct(solver: &mut Solver, board: &mut Board, nodes: u64) -> Option<Vec<Pos>> {
+    solver.solve(board, PROOF_DEPTH, nodes, true, &|| false)
+}
+
+/// The arena record's moves (opening included) and whether `engine` lost it by five, with
+/// the indices of its own moves.
+fn read_record(path: &str, engine: &str) -> Result<Option<(Vec<Pos>, Vec<usize>)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let lost = text.lines().any(|l| {
+        l.starts_with("result:")
+            && l.contains("wins by five")
+            && !l.contains(&format!(" {engine} wins"))
+    });
+    let mut moves = Vec::new();
+    let mut ours = Vec::new();
+    let mut in_moves = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_moves = line == "[moves]";
+            continue;
+        }
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if !in_moves || w.len() < 5 || w[0].starts_with('#') {
+            continue;
+        }
+        let p = parse_pos(&format!("{},{}", w[3], w[4]))?;
+        if w[2] == engine {
+            ours.push(moves.len());
+        }
+        moves.push(p);
+    }
+    Ok(lost.then_some((moves, ours)))
+}
+
+fn extract(args: &[String]) -> Result<(), String> {
+    let mut engine = "A".to_string();
+    let mut out: Option<String> = None;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--engine" => engine = it.next().ok_or("--engine needs A or B")?.clone(),
+            "--out" => out = Some(it.next().ok_or("--out needs a file")?.clone()),
+            f => files.push(f.to_string()),
+        }
+    }
+    let mut solver = Solver::new();
+    let mut lines = Vec::new();
+    for f in &files {
+        let Some((moves, ours)) = read_record(f, &engine)? else { continue };
+        let mut found = None;
+        for &k in &ours {
+            let mut b = board_after(&moves[..=k])?;
+            if let Some(line) = vct(&mut solver, &mut b, PROOF_NODES) {
+                found = Some((k, line));
+                break;
+            }
+        }
+        let Some((k, line)) = found else {
+            eprintln!("{f}: no fatal move found by the solver");
+            continue;
+        };
+        // Playable before: some other move leaves the opponent no VCT.
+        let mut before = board_after(&moves[..k])?;
+        let alternatives: Vec<Pos> = before.candidates().filter(|&p| p != moves[k]).collect();
+        let holds = alternatives.iter().any(|&p| {
+            before.make(p);
+            let lost = vct(&mut solver, &mut before, ALT_NODES).is_some();
+            before.unmake();
+            !lost
+        });
+        if !holds {
+            eprintln!("{f}: move {} lost already (no move holds)", k + 1);
+            continue;
+        }
+        let text: Vec<String> = moves[..k].iter().map(|&p| pos_text(p)).collect();
+        let win: Vec<String> = line.iter().map(|&p| pos_text(p)).collect();
+        eprintln!("{f}: fatal move {} at {}", k + 1, pos_text(moves[k]));
+        lines.push(format!(
+            "# {f}\n{} | {} | {}",
+            text.join(" "),
+            pos_text(moves[k]),
+            win.join(" ")
+        ));
+    }
+    let body = format!(
+        "# wuzi defence suite: moves after the four start stones (black first) | our fatal \
+         move | the opponent's win after it\n# regenerate: cargo run --release --bin defence \
+         -- extract --engine {engine} RECORD...\n{}\n",
+        lines.join("\n")
+    );
+    match out {
+        Some(path) => std::fs::write(&path, body).map_err(|e| format!("{path}: {e}"))?,
+        None => print!("{body}"),
+    }
+    eprintln!("{} fatal moves from {} records", lines.len(), files.len());
+    Ok(())
+}
+
+fn read_suite(path: &str) -> Result<Vec<Entry>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split('|').collect();
+        if parts.len() != 3 {
+            return Err(format!("{path}:{}: expected 'moves | fatal | line'", n + 1));
+        }
+        out.push(Entry {
+            moves: parse_list(parts[0])?,
+            fatal: parse_pos(parts[1].trim())?,
+            line: parse_list(parts[2])?,
+        });
+    }
+    Ok(out)
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let mut limits = Limits::movetime(1500);
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let num = |v: Option<&String>| -> Result<u64, String> {
+            v.and_then(|s| s.parse().ok()).ok_or_else(|| format!("{a} needs a number"))
+        };
+        match a.as_str() {
+            "--movetime" => limits = Limits::movetime(num(it.next())?),
+            "--nodes" => limits = Limits::nodes(num(it.next())?),
+            f => file = Some(f.to_string()),
+        }
+    }
+    let suite = read_suite(&file.ok_or(USAGE)?)?;
+    let mut solver = Solver::new();
+    let (mut avoided, mut repeated) = (0, 0);
+    for (i, e) in suite.iter().enumerate() {
+        let board = board_after(&e.moves)?;
+        let mut engine = Engine::new(64);
+        for (p, c) in board.moves() {
+            engine.play(p, c);
+        }
+        let me = board.side_to_move();
+        let stop = AtomicBool::new(false);
+        let d = engine.think(me, limits, &WallClock::new(), &stop, &mut |_| {});
+        let Some(p) = d.pos else { continue };
+        let mut after = board.clone();
+        after.make(p);
+        let lost = vct(&mut solver, &mut after, PROOF_NODES);
+        let verdict = match (&lost, p == e.fatal) {
+            (None, _) => {
+                avoided += 1;
+                "avoided"
+            }
+            (Some(_), true) => {
+                repeated += 1;
+                "fatal again"
+            }
+            (Some(_), false) => "another losing move",
+        };
+        println!(
+            "{:>3}: played {} (fatal {}, win {} plies) {verdict}",
+            i + 1,
+            pos_text(p),
+            pos_text(e.fatal),
+            e.line.len()
+        );
+    }
+    println!(
+        "avoided {avoided} of {} fatal moves; the same fatal move {repeated} times",
+        suite.len()
+    );
+    Ok(())
+}
