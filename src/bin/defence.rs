@@ -89,9 +89,12 @@ fn vct(solver: &mut Solver, board: &mut Board, nodes: u64) -> Option<Vec<Pos>> {
     solver.solve(board, PROOF_DEPTH, nodes, true, &|| false)
 }
 
+/// A game's moves (opening included) and the indices of one engine's moves among them.
+type Game = (Vec<Pos>, Vec<usize>);
+
 /// The arena record's moves (opening included) and whether `engine` lost it by five, with
 /// the indices of its own moves.
-fn read_record(path: &str, engine: &str) -> Result<Option<(Vec<Pos>, Vec<usize>)>, String> {
+fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let lost = text.lines().any(|l| {
         l.starts_with("result:")
