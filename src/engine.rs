@@ -242,6 +242,35 @@ mod tests {
     use crate::timeman::WallClock;
 
     #[test]
+    fn ponder_answers_the_expected_reply_and_leaves_the_game_alone() {
+        let mut engine = Engine::new(1);
+        let clock = WallClock::new();
+        let stop = AtomicBool::new(false);
+        let d = engine.think(Color::Black, Limits::depth(5), &clock, &stop, &mut |_| {});
+        let ours = d.pos.unwrap();
+        engine.play(ours, Color::Black);
+        let before = engine.board().key();
+        let reply = d.report.unwrap().pv.get(1).copied().expect("a reply in the line");
+        let found = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                stop.store(true, Ordering::SeqCst);
+            });
+            engine.ponder(Color::Black, Some(reply), &clock, &stop)
+        });
+        assert_eq!(engine.board().key(), before, "pondering plays nothing");
+        let found = found.expect("a pondered answer");
+        // The answer belongs to the position after the reply, with us to move.
+        let mut after = engine.board().clone();
+        after.put(reply, Color::White);
+        after.set_side_to_move(Color::Black);
+        assert_eq!(found.key, after.key());
+        let best = found.report.best.unwrap();
+        assert!(after.is_empty(best) && best != reply);
+        assert!(found.spent.as_millis() >= 250, "it thought until told to stop");
+    }
+
+    #[test]
     fn a_panicking_search_is_answered_by_the_safety_net() {
         let mut engine = Engine::new(1);
         engine.set_fault(Fault::SearchPanic);
