@@ -31,6 +31,7 @@ options:
   --quiet                   no search summary after each move
   --ponder / --no-ponder    think on the opponent's time, or not (off by default: 40 games
                             showed no gain; never with a fixed --depth/--nodes/--movetime)
+  --no-book                 never play the opening book's moves (judge start only)
   --safety-net              answer with the instant safety-net chooser alone (weak; a
                             sparring partner for matches and tests)
   --fault search-panic      make the search panic (to test the safety net)
@@ -144,6 +145,7 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             "--ponder" => settings.ponder = true,
             "--no-ponder" => settings.ponder = false,
             "--safety-net" => settings.safety_net_only = true,
+            "--no-book" => settings.book = false,
             "--fault" => {
                 settings.fault = match value(&mut it, arg)? {
                     "search-panic" => Fault::SearchPanic,

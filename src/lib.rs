@@ -8,6 +8,8 @@
 pub mod bench;
 pub mod bits;
 pub mod board;
+pub mod book;
+pub mod book_data;
 pub mod cli;
 pub mod engine;
 pub mod eval;

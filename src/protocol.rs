@@ -158,6 +158,8 @@ pub struct Settings {
     pub ponder: bool,
     /// Answer with the safety-net chooser alone (a weak, instant opponent for matches).
     pub safety_net_only: bool,
+    /// Play the opening book's moves (`--no-book` turns it off).
+    pub book: bool,
 }
 
 impl Default for Settings {
@@ -173,6 +175,7 @@ impl Default for Settings {
             // brain without it scored 17-4-19 (-17 +/- 105 Elo).
             ponder: false,
             safety_net_only: false,
+            book: true,
         }
     }
 }
@@ -199,6 +202,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
     let mut engine = Engine::new(settings.hash_mb);
     engine.set_fault(settings.fault);
     engine.set_safety_net_only(settings.safety_net_only);
+    engine.set_book(settings.book);
     // Pondering fills the hash table by time, which would make fixed budgets depend on it.
     let ponder = settings.ponder && settings.fixed.is_none();
     let mut game: Option<Game> = None;

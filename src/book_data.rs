@@ -1,0 +1,6 @@
+//! The opening book's table, generated: do not edit by hand.
+//!
+//! Regenerate with `wuzi book export` (see `src/bookgen.rs` and the README's "Opening book").
+
+/// (canonical key, move `row * 12 + col` in the canonical frame, flags), sorted by key.
+pub const BOOK: &[(u64, u8, u8)] = &[];
