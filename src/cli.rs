@@ -18,6 +18,8 @@ usage:
   wuzi play [--black|--white] [--empty] [--time MS] [--size N]
                             play a game by hand in the terminal (you are black unless
                             --white; from the judge's four stones unless --empty)
+  wuzi book build|prove|export|stats ...
+                            make or describe the opening book (wuzi book help)
   wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
 
 options:
@@ -59,6 +61,8 @@ pub enum Action {
     Play(crate::play::Options),
     /// Run the bench to the given depth (or the default).
     Bench(Option<i32>),
+    /// Make or describe the opening book (`wuzi book ...`, see `crate::bookgen`).
+    Book(Vec<String>),
     /// Print this text and exit 0.
     Print(String),
 }
@@ -86,6 +90,7 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             "-V" | "--version" => {
                 return Ok(Action::Print(format!("wuzi {}\n", env!("CARGO_PKG_VERSION"))))
             }
+            "book" => return Ok(Action::Book(it.cloned().collect())),
             "play" => play = Some(crate::play::Options::default()),
             "--black" | "--white" | "--empty" | "--time" if play.is_none() => {
                 return Err(format!("{arg} goes with 'wuzi play'"))
@@ -177,6 +182,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             print!("{text}");
             0
         }
+        Ok(Action::Book(rest)) => crate::bookgen::main(&rest),
         Ok(Action::Bench(depth)) => {
             crate::bench::run(depth);
             0
