@@ -384,3 +384,87 @@ fn num(n: u32) -> String {
         n.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black to move: 2,5 makes a four on row 2 and an open three on column 5 (a VCF).
+    const FOUR_THREE: &str = "
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . O X X X . . . . . . O
+        . . . . . X . . . . . .
+        . . . . . X . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . O .
+        . . . . . . . . O . . .
+        . O . . . . . . . O . O";
+
+    fn config(vcf_nodes: u64, vct_nodes: u64) -> Config {
+        Config { max_nodes: 20_000, max_secs: 60, width: 6, max_ply: 8, vcf_nodes, vct_nodes }
+    }
+
+    #[test]
+    fn a_win_the_solver_sees_is_proven_at_the_root() {
+        let b = Board::from_ascii(FOUR_THREE).unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+        let p = Prover::new(&b, config(ROOT_VCF_NODES, 1000), HashMap::new());
+        assert!(p.proven());
+        assert_eq!(p.proof_depth(), 1);
+        let lines = p.proven_lines();
+        assert_eq!(lines, vec![ProvenLine { moves: vec![], win: Pos::new(2, 5) }]);
+    }
+
+    #[test]
+    fn a_win_beyond_the_leaf_budget_is_proven_by_the_tree() {
+        // A leaf budget too small for the whole VCF: the tree must play it out.
+        let b = Board::from_ascii(FOUR_THREE).unwrap();
+        let mut p = Prover::new(&b, config(1, 1), HashMap::new());
+        assert!(!p.proven());
+        p.run(1_000, &mut |_| {});
+        assert!(p.proven(), "pn/dn {:?}", p.root_numbers());
+        assert!(p.proof_depth() >= 3, "depth {}", p.proof_depth());
+        // Every proven position replays legally, black to move, its win on an empty point;
+        // the root's line comes first, with the search's own root board untouched.
+        let lines = p.proven_lines();
+        assert!(lines[0].moves.is_empty());
+        for l in &lines {
+            let mut board = b.clone();
+            for &m in &l.moves {
+                assert!(board.is_empty(m));
+                board.make(m);
+            }
+            assert_eq!(board.side_to_move(), Color::Black);
+            assert!(board.is_empty(l.win), "{:?}", l);
+        }
+        assert_eq!(p.root.key(), b.key());
+        assert_eq!(p.root.stone_count(), b.stone_count());
+    }
+
+    #[test]
+    fn a_quiet_position_is_not_proven_by_a_tiny_tree() {
+        let b = Board::with_start(12, crate::board::StartPos::Center4);
+        let mut c = config(1_000, 1_000);
+        c.max_nodes = 300;
+        let mut p = Prover::new(&b, c, HashMap::new());
+        p.run(1_000, &mut |_| {});
+        assert!(!p.proven());
+        assert!(p.size() >= 300);
+        assert!(p.open_summary().lines().count() >= 2);
+    }
+
+    #[test]
+    fn known_wins_prove_a_position_without_search() {
+        let b = Board::with_start(12, crate::board::StartPos::Center4);
+        let (key, sym) = crate::book::canonical(&b);
+        let win = Pos::new(4, 7);
+        let known = HashMap::from([(key, sym.apply(win, 12))]);
+        let p = Prover::new(&b, config(1, 1), known);
+        assert!(p.proven());
+        assert_eq!(p.proven_lines()[0].win, win);
+    }
+}
