@@ -53,32 +53,53 @@ impl Default for Config {
     }
 }
 
+/// How black wins a position by threats alone, as the brain's root sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LeafWin {
+    /// A five, or a VCF: the root plays it out by itself to the end.
+    Fours(Pos),
+    /// A VCT: its first move. The solver may not see the rest again from the next position
+    /// (a deeper search of the same budget can miss what a shallower one found), so the proof
+    /// plays it out as a tree.
+    Threes(Pos),
+}
+
+impl LeafWin {
+    /// The first move.
+    pub fn pos(self) -> Pos {
+        match self {
+            LeafWin::Fours(p) | LeafWin::Threes(p) => p,
+        }
+    }
+}
+
 /// The win black's leaf check finds in `board` (black to move) within the brain's root
-/// budgets (or smaller ones): its first move. The same checks, in the same order and under
-/// the same conditions, as the brain's root (`crate::search`): a five; a VCF unless white
-/// has a five to make; a VCT unless white has a five or an open four to make.
+/// budgets (or smaller ones). The same checks, in the same order and under the same
+/// conditions, as the brain's root (`crate::search`): a five; a VCF unless white has a five
+/// to make; a VCT unless white has a five or an open four to make.
 pub fn leaf_win(
     board: &mut Board,
     solver: &mut Solver,
     vcf_nodes: u64,
     vct_nodes: u64,
-) -> Option<Pos> {
+) -> Option<LeafWin> {
     let me = board.side_to_move();
     let opp = me.opp();
     if let Some(p) = board.five_points(me).next() {
-        return Some(p);
+        return Some(LeafWin::Fours(p));
     }
     if board.combo_count(opp, Combo::Five) > 0 {
         return None;
     }
     let vcf = vcf_nodes.min(ROOT_VCF_NODES);
     if let Some(line) = solver.vcf(board, VCF_MAX_DEPTH, vcf) {
-        return line.first().copied();
+        return line.first().map(|&p| LeafWin::Fours(p));
     }
     if board.combo_count(opp, Combo::FlexFour) > 0 {
         return None;
     }
-    solver.vct(board, VCT_MAX_DEPTH, vct_nodes.min(ROOT_VCT_NODES)).and_then(|l| l.first().copied())
+    let line = solver.vct(board, VCT_MAX_DEPTH, vct_nodes.min(ROOT_VCT_NODES))?;
+    line.first().map(|&p| LeafWin::Threes(p))
 }
 
 /// The moves of a node: every white reply; black's best `width` in a quiet position.
@@ -100,7 +121,8 @@ struct Node {
     count: u32,
     pn: u32,
     dn: u32,
-    /// Black's winning move found by the leaf check.
+    /// Black's winning move found by the leaf check (a VCF's, proven; a VCT's, to be
+    /// played out).
     win: Option<Pos>,
 }
 
@@ -178,15 +200,19 @@ impl Prover {
                 let (key, sym) = crate::book::canonical(board);
                 self.known.get(&key).map(|&p| sym.apply(p, board.size()))
             };
-            let known = known.filter(|&p| board.is_empty(p));
+            let known = known.filter(|&p| board.is_empty(p)).map(LeafWin::Fours);
             let win = known.or_else(|| {
                 leaf_win(board, &mut self.solver, self.config.vcf_nodes, self.config.vct_nodes)
             });
-            if let Some(p) = win {
-                node.win = Some(p);
-                solved(&mut node, true);
-            } else if ply >= self.config.max_ply {
-                solved(&mut node, false);
+            match win {
+                Some(LeafWin::Fours(p)) => {
+                    node.win = Some(p);
+                    solved(&mut node, true);
+                }
+                // Played out below, whatever the depth: a VCT is short.
+                Some(LeafWin::Threes(p)) => node.win = Some(p),
+                None if ply >= self.config.max_ply => solved(&mut node, false),
+                None => {}
             }
         } else {
             let black_fives = board.five_points(Color::Black).take(2).count();
@@ -238,7 +264,12 @@ impl Prover {
         }
         // Mirror images of one another are one child (the start is symmetric).
         let mut keys = HashSet::new();
-        let moves: Vec<Pos> = node_moves(&board, self.config.width)
+        // A VCT's node has one move: the VCT's.
+        let moves = match self.nodes[at].win {
+            Some(w) => vec![w],
+            None => node_moves(&board, self.config.width),
+        };
+        let moves: Vec<Pos> = moves
             .into_iter()
             .filter(|&m| {
                 board.make(m);
@@ -346,7 +377,7 @@ impl Prover {
         let kids = n.first as usize..(n.first + n.count) as usize;
         if black {
             match kids.clone().find(|&c| self.nodes[c].pn == 0) {
-                Some(c) if n.win.is_none() => 1 + self.solution_depth(c, false),
+                Some(c) => 1 + self.solution_depth(c, false),
                 _ => 1,
             }
         } else {

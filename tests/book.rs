@@ -1,7 +1,8 @@
 //! The opening book compiled into the brain: every proven line is walked as the brain would
 //! play it (the book's move for black, every reply the search considers for white), and
-//! where the book ends the brain's own root solver must find black's win within the node
-//! budgets it has when playing (`ROOT_VCF_NODES`, `ROOT_VCT_NODES`, `VCT_MAX_DEPTH`).
+//! where the book ends the brain's own root solver must find black's win by fours (a VCF,
+//! which it plays out to the end) within the node budget it has when playing
+//! (`ROOT_VCF_NODES`); wins by threes are in the book move by move.
 
 use std::collections::HashSet;
 
@@ -9,7 +10,7 @@ use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Color, StartPos};
 use wuzi::book::{canonical, lookup};
 use wuzi::params::{ROOT_VCF_NODES, ROOT_VCT_NODES};
-use wuzi::proof::{leaf_win, node_moves};
+use wuzi::proof::{leaf_win, node_moves, LeafWin};
 use wuzi::threat::Solver;
 
 /// Counts of one walk.
@@ -36,11 +37,12 @@ fn verify(
     walk.max_ply = walk.max_ply.max(ply);
     let Some(hit) = lookup(board) else {
         return match leaf_win(board, solver, ROOT_VCF_NODES, ROOT_VCT_NODES) {
-            Some(_) => {
+            // A five or a VCF, which the root plays out to the end by itself.
+            Some(LeafWin::Fours(_)) => {
                 walk.solver_leaves += 1;
                 Ok(())
             }
-            None => Err(format!("no book move and no solver win:\n{}", board.to_ascii(None))),
+            _ => Err(format!("no book move and no VCF:\n{}", board.to_ascii(None))),
         };
     };
     if !hit.proven {
@@ -144,4 +146,33 @@ fn book_lines_from_the_start_are_legal_games() {
         assert!(plies < 144);
     }
     eprintln!("the book's own line from the start: {plies} plies");
+}
+
+#[test]
+fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
+    use std::collections::HashMap;
+    use wuzi::bookgen::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
+    let s = Searched {
+        moves: parse_moves("4,7 7,4").unwrap(),
+        score: -35,
+        depth: 11,
+        best: parse_moves("3,8").unwrap()[0],
+    };
+    assert_eq!(parse_tree_line(&tree_line(&s)), Some(s.clone()));
+    assert_eq!(parse_tree_line("# a comment"), None);
+    assert_eq!(parse_tree_line("4,7 | 12 x 3,8"), None);
+    let (moves, win) = parse_proof_line("4,7 7,4 | win 3,8").unwrap();
+    assert_eq!((moves.len(), win), (2, s.best));
+    // The same position searched (best 3,8) and proven (win 8,3, in a mirror image).
+    let board = board_after(StartPos::Center4, &s.moves).unwrap();
+    let (key, sym) = canonical(&board);
+    let mut tree = HashMap::new();
+    tree.insert(key, s.clone());
+    let proven_win = parse_moves("8,3").unwrap()[0];
+    let proof = vec![(s.moves.clone(), proven_win, key, sym.apply(proven_win, 12))];
+    let (table, roots) = entries(&tree, &proof);
+    assert_eq!(table.len(), 1);
+    assert_eq!(roots, vec![s.moves.clone()]);
+    let hit = wuzi::book::lookup_in(&table, &board).unwrap();
+    assert_eq!((hit.pos, hit.proven), (proven_win, true));
 }
