@@ -3,111 +3,26 @@
 //! export` turns both files into `src/book_data.rs`, `wuzi book stats` describes the book
 //! compiled in.
 //!
-//! Both files are plain text, one position a line, the moves from the judge's start first,
-//! so that they can be read, merged and resumed: a position already in a file is never
-//! searched again. `#` lines are comments; the commands that wrote a file are kept there as
-//! comments and copied into the generated table's header.
+//! Both commands resume from their files (`crate::bookfile`): a position already searched
+//! is never searched again, a position already proven is a known win.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::bench::{board_after, parse_moves};
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::book::{canonical, encode, Entry, PROVEN};
+use crate::book::canonical;
+use crate::bookfile::{
+    append, load_proof, load_tree, moves_text, read_lines, tree_line, Searched, DATA_FILE,
+    PROOF_FILE, TREE_FILE,
+};
 use crate::params::WIN_BOUND;
-
-/// Where `build` keeps its positions unless told otherwise.
-pub const TREE_FILE: &str = "book/tree.txt";
-/// Where `prove` keeps its proven positions unless told otherwise.
-pub const PROOF_FILE: &str = "book/proof.txt";
-/// The generated table.
-pub const DATA_FILE: &str = "src/book_data.rs";
 
 /// Cost of one more ply in the builder's best-first choice, in score units.
 const PLY_COST: i32 = 20;
 /// Estimated loss of the k-th candidate move not yet searched, per rank.
 const RANK_COST: i32 = 30;
-
-/// One searched position of the builder's tree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Searched {
-    /// Moves from the judge's start.
-    pub moves: Vec<Pos>,
-    /// The search's score, for black.
-    pub score: i32,
-    /// Depth reached.
-    pub depth: i32,
-    /// The search's move.
-    pub best: Pos,
-}
-
-fn moves_text(moves: &[Pos]) -> String {
-    moves.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// The line of `s` in the tree file: `moves | score depth best`.
-pub fn tree_line(s: &Searched) -> String {
-    format!("{} | {} {} {}", moves_text(&s.moves), s.score, s.depth, s.best)
-}
-
-/// Parses a tree-file line (`None` for comments, blanks and damaged lines).
-pub fn parse_tree_line(line: &str) -> Option<Searched> {
-    let (moves, rest) = line.split_once('|')?;
-    let mut f = rest.split_whitespace();
-    let score = f.next()?.parse().ok()?;
-    let depth = f.next()?.parse().ok()?;
-    let best = *parse_moves(f.next()?).ok()?.first()?;
-    Some(Searched { moves: parse_moves(moves).ok()?, score, depth, best })
-}
-
-/// Parses a proof-file line, `moves | win r,c`: the moves and black's winning move.
-pub fn parse_proof_line(line: &str) -> Option<(Vec<Pos>, Pos)> {
-    let (moves, rest) = line.split_once('|')?;
-    let win = rest.trim().strip_prefix("win")?;
-    Some((parse_moves(moves).ok()?, *parse_moves(win).ok()?.first()?))
-}
-
-fn read_lines(path: &str) -> Vec<String> {
-    std::fs::read_to_string(path).map(|t| t.lines().map(String::from).collect()).unwrap_or_default()
-}
-
-fn append(path: &str, lines: &[String]) -> std::io::Result<()> {
-    if let Some(dir) = std::path::Path::new(path).parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-    for l in lines {
-        writeln!(f, "{l}")?;
-    }
-    Ok(())
-}
-
-/// The positions of a tree file by canonical key (the first line of a position counts).
-pub fn load_tree(path: &str) -> HashMap<u64, Searched> {
-    let mut map = HashMap::new();
-    for s in read_lines(path).iter().filter_map(|l| parse_tree_line(l)) {
-        if let Ok(b) = board_after(StartPos::Center4, &s.moves) {
-            map.entry(canonical(&b).0).or_insert(s);
-        }
-    }
-    map
-}
-
-/// The positions of a proof file: (moves, win, canonical key, win in the canonical frame).
-pub fn load_proof(path: &str) -> Vec<(Vec<Pos>, Pos, u64, Pos)> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    for (moves, win) in read_lines(path).iter().filter_map(|l| parse_proof_line(l)) {
-        let Ok(b) = board_after(StartPos::Center4, &moves) else { continue };
-        let (key, sym) = canonical(&b);
-        if b.is_empty(win) && seen.insert(key) {
-            out.push((moves, win, key, sym.apply(win, b.size())));
-        }
-    }
-    out
-}
 
 /// Options of the `book` subcommands, `--name value` each.
 #[derive(Clone, Debug)]
@@ -144,6 +59,8 @@ wuzi book build  [--tree FILE] [--ms MS] [--workers N] [--positions N] [--minute
                  [--width K] [--max-ply P]      grow the searched tree (resumable)
 wuzi book prove  [--proof FILE] [--from MOVES] [--secs S] [--nodes N] [--width K]
                  [--max-ply P] [--vct-nodes N]  proof-number search that black wins
+wuzi book prove  --from-tree FILE [--secs-each S] ...   prove each position the
+                 builder's search scored as won for black, deepest first
 wuzi book export [--tree FILE] [--proof FILE] [--out FILE]   write src/book_data.rs
 wuzi book stats                                 the compiled book's size, depth, proof
 ";
@@ -157,9 +74,13 @@ pub fn main(args: &[String]) -> i32 {
     let result = Options::parse(rest).and_then(|o| match cmd {
         "build" => build(&o),
         "prove" => prove(&o),
-        "export" => export(&o),
+        "export" => crate::bookfile::export(
+            o.text("tree", TREE_FILE),
+            o.text("proof", PROOF_FILE),
+            o.text("out", DATA_FILE),
+        ),
         "stats" => {
-            print!("{}", stats_text());
+            print!("{}", crate::bookfile::stats_text());
             Ok(())
         }
         _ => Err(format!("unknown book command '{cmd}'\n{USAGE}")),
@@ -328,13 +249,8 @@ fn build(o: &Options) -> Result<(), String> {
 
 fn prove(o: &Options) -> Result<(), String> {
     let path = o.text("proof", PROOF_FILE).to_string();
-    let from = parse_moves(o.text("from", ""))?;
-    let root = board_after(StartPos::Center4, &from)?;
-    if root.side_to_move() != Color::Black {
-        return Err("--from must leave black to move".into());
-    }
     let d = crate::proof::Config::default();
-    let config = crate::proof::Config {
+    let mut config = crate::proof::Config {
         max_nodes: o.num("nodes", d.max_nodes)?,
         max_secs: o.num("secs", d.max_secs)?,
         width: o.num("width", d.width)?,
@@ -342,44 +258,99 @@ fn prove(o: &Options) -> Result<(), String> {
         vcf_nodes: d.vcf_nodes,
         vct_nodes: o.num("vct-nodes", d.vct_nodes)?,
     };
-    let known: HashMap<u64, Pos> =
+    let mut known: HashMap<u64, Pos> =
         load_proof(&path).into_iter().map(|(_, _, k, w)| (k, w)).collect();
     eprintln!("book prove: {} positions already proven in {path}", known.len());
+    let Some(tree_path) = o.values.get("from-tree") else {
+        let from = parse_moves(o.text("from", ""))?;
+        return prove_one(&from, &config, &mut known, &path, true).map(|_| ());
+    };
+    // Every black-to-move position the builder's search thinks black wins, deepest first
+    // (a shallower proof may then use the deeper ones as known wins).
+    let mut wins: Vec<Searched> = load_tree(tree_path)
+        .into_values()
+        .filter(|s| s.score > WIN_BOUND && s.moves.len() % 2 == 0)
+        .collect();
+    wins.sort_by(|a, b| b.moves.len().cmp(&a.moves.len()).then(a.moves.cmp(&b.moves)));
+    config.max_secs = o.num("secs-each", 20)?;
+    let comment = command_comment(&format!(
+        "prove --from-tree {tree_path} --secs-each {} --width {} --max-ply {} --vct-nodes {}",
+        config.max_secs, config.width, config.max_ply, config.vct_nodes
+    ));
+    append(&path, &[comment]).map_err(|e| format!("{path}: {e}"))?;
+    let (total, mut proven) = (wins.len(), 0);
+    for (i, s) in wins.iter().enumerate() {
+        let b = board_after(StartPos::Center4, &s.moves)?;
+        if known.contains_key(&canonical(&b).0) {
+            proven += 1;
+            continue;
+        }
+        proven += usize::from(prove_one(&s.moves, &config, &mut known, &path, false)?);
+        eprintln!("book prove: [{}/{total}] {} proven so far", i + 1, proven);
+    }
+    println!("{proven} of the {total} won positions of {tree_path} proven");
+    Ok(())
+}
+
+/// Proves `from` (black to move), appends what it proved to `path` and to `known`; says
+/// whether `from` is proven.
+fn prove_one(
+    from: &[Pos],
+    config: &crate::proof::Config,
+    known: &mut HashMap<u64, Pos>,
+    path: &str,
+    verbose: bool,
+) -> Result<bool, String> {
+    let root = board_after(StartPos::Center4, from)?;
+    if root.side_to_move() != Color::Black {
+        return Err("--from must leave black to move".into());
+    }
     let started = Instant::now();
     let mut prover = crate::proof::Prover::new(&root, config.clone(), known.clone());
     prover.run(50, &mut |p| {
         let (pn, dn) = p.root_numbers();
-        eprintln!(
-            "book prove: {}s tree {} leaf checks {} root pn {pn} dn {dn}",
-            started.elapsed().as_secs(),
-            p.size(),
-            p.leaf_checks
-        );
+        if verbose {
+            eprintln!(
+                "book prove: {}s tree {} leaf checks {} root pn {pn} dn {dn}",
+                started.elapsed().as_secs(),
+                p.size(),
+                p.leaf_checks
+            );
+        }
     });
     let lines = prover.proven_lines();
-    let mut new_lines = vec![command_comment(&format!(
-        "prove --from '{}' --width {} --max-ply {} --vct-nodes {}",
-        moves_text(&from),
-        config.width,
-        config.max_ply,
-        config.vct_nodes
-    ))];
-    let mut fresh = 0;
-    let mut all: Vec<Pos> = from.clone();
+    // A run over a tree is recorded once, by the caller.
+    let mut new_lines = vec![if verbose {
+        command_comment(&format!(
+            "prove --from '{}' --secs {} --width {} --max-ply {} --vct-nodes {}",
+            moves_text(from),
+            config.max_secs,
+            config.width,
+            config.max_ply,
+            config.vct_nodes
+        ))
+    } else {
+        String::from("#")
+    }];
+    let mut all: Vec<Pos> = from.to_vec();
     for l in &lines {
         all.truncate(from.len());
         all.extend_from_slice(&l.moves);
         let b = board_after(StartPos::Center4, &all)?;
-        if !known.contains_key(&canonical(&b).0) {
-            fresh += 1;
+        let (key, sym) = canonical(&b);
+        if let std::collections::hash_map::Entry::Vacant(e) = known.entry(key) {
+            e.insert(sym.apply(l.win, b.size()));
             new_lines.push(format!("{} | win {}", moves_text(&all), l.win));
         }
     }
-    append(&path, &new_lines).map_err(|e| format!("{path}: {e}"))?;
+    let fresh = new_lines.len() - 1;
+    if fresh > 0 {
+        append(path, &new_lines).map_err(|e| format!("{path}: {e}"))?;
+    }
     let (pn, dn) = prover.root_numbers();
     println!(
-        "root {}: {} after {}s; tree {} nodes, {} leaf checks; {} proven positions in the solution ({fresh} new, written to {path}); proof depth {} plies",
-        if from.is_empty() { "(judge start)".to_string() } else { moves_text(&from) },
+        "root {}: {} after {}s; tree {} nodes, {} leaf checks; {} proven positions ({fresh} new, written to {path}); proof depth {} plies",
+        if from.is_empty() { "(judge start)".to_string() } else { moves_text(from) },
         if pn == 0 { "PROVEN won for black" } else if dn == 0 { "not provable within the limits" } else { "open" },
         started.elapsed().as_secs(),
         prover.size(),
@@ -387,107 +358,8 @@ fn prove(o: &Options) -> Result<(), String> {
         lines.len(),
         prover.proof_depth()
     );
-    println!("root pn {pn} dn {dn}; black's moves at the root:\n{}", prover.open_summary());
-    Ok(())
-}
-
-/// The table of `tree` and `proof`: one entry per position, a proven move before a searched
-/// one; sorted by key. Also the proven positions no other proven position leads to.
-pub fn entries(
-    tree: &HashMap<u64, Searched>,
-    proof: &[(Vec<Pos>, Pos, u64, Pos)],
-) -> (Vec<Entry>, Vec<Vec<Pos>>) {
-    let mut map: HashMap<u64, (u8, u8)> = HashMap::new();
-    for (&key, s) in tree {
-        if let Ok(b) = board_after(StartPos::Center4, &s.moves) {
-            map.insert(key, (encode(canonical(&b).1.apply(s.best, 12)), 0));
-        }
+    if verbose {
+        println!("root pn {pn} dn {dn}; black's moves at the root:\n{}", prover.open_summary());
     }
-    let mut wins: HashMap<u64, Pos> = HashMap::new();
-    for (_, _, key, cwin) in proof {
-        map.insert(*key, (encode(*cwin), PROVEN));
-        wins.insert(*key, *cwin);
-    }
-    let mut roots = Vec::new();
-    for (moves, _, _, _) in proof {
-        let n = moves.len();
-        let covered = n >= 2
-            && board_after(StartPos::Center4, &moves[..n - 2]).ok().is_some_and(|b| {
-                let (k, sym) = canonical(&b);
-                wins.get(&k).is_some_and(|&w| sym.apply(w, 12) == moves[n - 2])
-            });
-        if !covered {
-            roots.push(moves.clone());
-        }
-    }
-    let mut table: Vec<Entry> = map.into_iter().map(|(k, (m, f))| (k, m, f)).collect();
-    table.sort_unstable();
-    (table, roots)
-}
-
-fn export(o: &Options) -> Result<(), String> {
-    let tree_path = o.text("tree", TREE_FILE);
-    let proof_path = o.text("proof", PROOF_FILE);
-    let out = o.text("out", DATA_FILE);
-    let tree = load_tree(tree_path);
-    let proof = load_proof(proof_path);
-    let (table, roots) = entries(&tree, &proof);
-    let mut text =
-        String::from("//! The opening book's table, generated: do not edit by hand.\n//!\n");
-    text.push_str("//! Regenerate: the commands below (from the files' own records), then\n");
-    text.push_str(&format!(
-        "//! `cargo run --release -- book export --tree {tree_path} --proof {proof_path}`.\n"
-    ));
-    let mut cmds: Vec<String> = read_lines(tree_path)
-        .into_iter()
-        .chain(read_lines(proof_path))
-        .filter(|l| l.starts_with("# wuzi book"))
-        .collect();
-    cmds.dedup();
-    for c in cmds {
-        text.push_str(&format!(
-            "//! `cargo run --release -- {}`\n",
-            &c[2..].trim_start_matches("wuzi ")
-        ));
-    }
-    text.push_str(&format!(
-        "//! {} positions: {} searched, {} proven won for black.\n\n",
-        table.len(),
-        tree.len(),
-        proof.len()
-    ));
-    text.push_str("/// (canonical key, move `row * 12 + col` in the canonical frame, flags), sorted by key.\n#[rustfmt::skip]\npub const BOOK: &[(u64, u8, u8)] = &[\n");
-    for chunk in table.chunks(4) {
-        let row: Vec<String> =
-            chunk.iter().map(|(k, m, f)| format!("(0x{k:016x},{m},{f})")).collect();
-        text.push_str(&row.join(","));
-        text.push_str(",\n");
-    }
-    text.push_str("];\n\n/// Moves from the judge's start to each proven position that no other proven position\n/// leads to: where the proof's walks start.\n#[rustfmt::skip]\npub const PROOF_ROOTS: &[&str] = &[\n");
-    for r in &roots {
-        text.push_str(&format!("\"{}\",\n", moves_text(r)));
-    }
-    text.push_str("];\n");
-    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!(
-        "book export: {} entries, {} proof roots, written to {out}",
-        table.len(),
-        roots.len()
-    );
-    Ok(())
-}
-
-/// What `wuzi book stats` prints.
-pub fn stats_text() -> String {
-    let s = crate::book::stats_of(crate::book_data::BOOK);
-    format!(
-        "book: {} positions ({} proven won for black), {} reached from the judge's start, \
-         longest line {} plies; the start is {}proven; {} proof roots\n",
-        s.entries,
-        s.proven,
-        s.reached,
-        s.depth,
-        if s.start_proven { "" } else { "not " },
-        crate::book_data::PROOF_ROOTS.len()
-    )
+    Ok(pn == 0)
 }

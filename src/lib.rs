@@ -10,6 +10,7 @@ pub mod bits;
 pub mod board;
 pub mod book;
 pub mod book_data;
+pub mod bookfile;
 pub mod bookgen;
 pub mod cli;
 pub mod engine;

@@ -151,7 +151,7 @@ fn book_lines_from_the_start_are_legal_games() {
 #[test]
 fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
     use std::collections::HashMap;
-    use wuzi::bookgen::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
+    use wuzi::bookfile::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
     let s = Searched {
         moves: parse_moves("4,7 7,4").unwrap(),
         score: -35,
