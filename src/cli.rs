@@ -18,6 +18,8 @@ usage:
   wuzi play [--black|--white] [--empty] [--time MS] [--size N]
                             play a game by hand in the terminal (you are black unless
                             --white; from the judge's four stones unless --empty)
+  wuzi book build|prove|export|stats ...
+                            make or describe the opening book (wuzi book help)
   wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
 
 options:
@@ -34,6 +36,7 @@ options:
   --quiet                   no search summary after each move
   --ponder / --no-ponder    think on the opponent's time, or not (off by default: 40 games
                             showed no gain; never with a fixed --depth/--nodes/--movetime)
+  --no-book                 never play the opening book's moves (judge start only)
   --safety-net              answer with the instant safety-net chooser alone (weak; a
                             sparring partner for matches and tests)
   --fault search-panic      make the search panic (to test the safety net)
@@ -61,6 +64,8 @@ pub enum Action {
     Play(crate::play::Options),
     /// Run the bench to the given depth (or the default).
     Bench(Option<i32>),
+    /// Make or describe the opening book (`wuzi book ...`, see `crate::bookgen`).
+    Book(Vec<String>),
     /// Print this text and exit 0.
     Print(String),
 }
@@ -88,6 +93,7 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             "-V" | "--version" => {
                 return Ok(Action::Print(format!("wuzi {}\n", env!("CARGO_PKG_VERSION"))))
             }
+            "book" => return Ok(Action::Book(it.cloned().collect())),
             "play" => play = Some(crate::play::Options::default()),
             "--black" | "--white" | "--empty" | "--time" if play.is_none() => {
                 return Err(format!("{arg} goes with 'wuzi play'"))
@@ -158,6 +164,7 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
             "--ponder" => settings.ponder = true,
             "--no-ponder" => settings.ponder = false,
             "--safety-net" => settings.safety_net_only = true,
+            "--no-book" => settings.book = false,
             "--fault" => {
                 settings.fault = match value(&mut it, arg)? {
                     "search-panic" => Fault::SearchPanic,
@@ -189,6 +196,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             print!("{text}");
             0
         }
+        Ok(Action::Book(rest)) => crate::bookgen::main(&rest),
         Ok(Action::Bench(depth)) => {
             crate::bench::run(depth);
             0

@@ -48,6 +48,8 @@ pub struct Engine {
     searcher: Searcher,
     fault: Fault,
     safety_net_only: bool,
+    /// Play the opening book's move when it has one (see `crate::book`).
+    book: bool,
 }
 
 impl Engine {
@@ -59,6 +61,7 @@ impl Engine {
             searcher: Searcher::new(hash_mb),
             fault: Fault::None,
             safety_net_only: false,
+            book: true,
         }
     }
 
@@ -71,6 +74,11 @@ impl Engine {
     /// foundation's chooser) to measure the search against.
     pub fn set_safety_net_only(&mut self, on: bool) {
         self.safety_net_only = on;
+    }
+
+    /// Turns the opening book on or off (on by default).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// Thinks on the opponent's time, until `stop` is raised (any input line) or
@@ -199,6 +207,19 @@ impl Engine {
         }
         if self.safety_net_only {
             return Decision { pos: quick, report: None, note: None };
+        }
+        // The book knows only the judge's start; its move is checked to be an empty point.
+        if self.book && self.start == StartPos::Center4 {
+            if let Some(hit) = crate::book::lookup(&self.board) {
+                let source = if hit.proven { "book (proven win)" } else { "book" };
+                let report = SearchReport {
+                    best: Some(hit.pos),
+                    pv: vec![hit.pos],
+                    source,
+                    ..SearchReport::default()
+                };
+                return Decision { pos: Some(hit.pos), report: Some(report), note: None };
+            }
         }
         let mut board = self.board.clone();
         let fault = self.fault;

@@ -162,6 +162,8 @@ pub struct Settings {
     pub move_ms: u64,
     /// The judge's thinking time for one game, ms (90 000).
     pub game_ms: u64,
+    /// Play the opening book's moves (`--no-book` turns it off).
+    pub book: bool,
 }
 
 impl Default for Settings {
@@ -179,6 +181,7 @@ impl Default for Settings {
             safety_net_only: false,
             move_ms: 2_000,
             game_ms: 90_000,
+            book: true,
         }
     }
 }
@@ -205,6 +208,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
     let mut engine = Engine::new(settings.hash_mb);
     engine.set_fault(settings.fault);
     engine.set_safety_net_only(settings.safety_net_only);
+    engine.set_book(settings.book);
     // Pondering fills the hash table by time, which would make fixed budgets depend on it.
     let ponder = settings.ponder && settings.fixed.is_none();
     let mut game: Option<Game> = None;

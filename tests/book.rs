@@ -1,0 +1,178 @@
+//! The opening book compiled into the brain: every proven line is walked as the brain would
+//! play it (the book's move for black, every reply the search considers for white), and
+//! where the book ends the brain's own root solver must find black's win by fours (a VCF,
+//! which it plays out to the end) within the node budget it has when playing
+//! (`ROOT_VCF_NODES`); wins by threes are in the book move by move.
+
+use std::collections::HashSet;
+
+use wuzi::bench::{board_after, parse_moves};
+use wuzi::board::{Board, Color, StartPos};
+use wuzi::book::{canonical, lookup};
+use wuzi::params::{ROOT_VCF_NODES, ROOT_VCT_NODES};
+use wuzi::proof::{leaf_win, node_moves, LeafWin};
+use wuzi::threat::Solver;
+
+/// Counts of one walk.
+#[derive(Default, Debug)]
+struct Walk {
+    book_moves: usize,
+    solver_leaves: usize,
+    max_ply: usize,
+}
+
+/// Black to move in `board`, proven: the book's proven move, or (out of the book) a win the
+/// root solver finds. Returns an error naming the position where neither holds.
+fn verify(
+    board: &mut Board,
+    ply: usize,
+    solver: &mut Solver,
+    seen: &mut HashSet<u64>,
+    walk: &mut Walk,
+) -> Result<(), String> {
+    assert_eq!(board.side_to_move(), Color::Black);
+    if !seen.insert(canonical(board).0) {
+        return Ok(());
+    }
+    walk.max_ply = walk.max_ply.max(ply);
+    let Some(hit) = lookup(board) else {
+        return match leaf_win(board, solver, ROOT_VCF_NODES, ROOT_VCT_NODES) {
+            // A five or a VCF, which the root plays out to the end by itself.
+            Some(LeafWin::Fours(_)) => {
+                walk.solver_leaves += 1;
+                Ok(())
+            }
+            _ => Err(format!("no book move and no VCF:\n{}", board.to_ascii(None))),
+        };
+    };
+    if !hit.proven {
+        return Err(format!("a book move not proven inside a proof:\n{}", board.to_ascii(None)));
+    }
+    walk.book_moves += 1;
+    assert!(board.is_empty(hit.pos));
+    board.make(hit.pos);
+    let result = if board.last_move_won() {
+        Ok(())
+    } else {
+        let replies = node_moves(board, usize::MAX);
+        let mut r = Ok(());
+        for w in replies {
+            board.make(w);
+            r = if board.last_move_won() {
+                Err(format!("white wins by {w}:\n{}", board.to_ascii(None)))
+            } else {
+                verify(board, ply + 2, solver, seen, walk)
+            };
+            board.unmake();
+            if r.is_err() {
+                break;
+            }
+        }
+        r
+    };
+    board.unmake();
+    result
+}
+
+#[test]
+fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
+    let roots = wuzi::book_data::PROOF_ROOTS;
+    let proven = wuzi::book_data::BOOK.iter().filter(|e| e.2 & wuzi::book::PROVEN != 0).count();
+    assert_eq!(roots.is_empty(), proven == 0, "proof roots without proven entries or back");
+    let mut solver = Solver::new();
+    let mut seen = HashSet::new();
+    let mut walk = Walk::default();
+    for root in roots {
+        let moves = parse_moves(root).expect("root moves");
+        let mut board = board_after(StartPos::Center4, &moves).expect("legal root");
+        let hit = lookup(&board).expect("every proof root is in the book");
+        assert!(hit.proven, "root {root} is not marked proven");
+        if let Err(why) = verify(&mut board, moves.len(), &mut solver, &mut seen, &mut walk) {
+            panic!("proof from '{root}' fails: {why}");
+        }
+    }
+    eprintln!("proof walk: {} roots, {walk:?}", roots.len());
+    // Every proven position the walk needed was proven, and the walk used the book.
+    assert!(walk.book_moves >= roots.len());
+}
+
+#[test]
+fn the_engine_plays_book_moves_only_when_asked_and_only_legal_ones() {
+    use std::sync::atomic::AtomicBool;
+    use wuzi::engine::Engine;
+    use wuzi::timeman::{Limits, WallClock};
+    let clock = WallClock::new();
+    let stop = AtomicBool::new(false);
+    let start = Board::with_start(12, StartPos::Center4);
+    let Some(hit) = lookup(&start) else {
+        return eprintln!("the start is not in the book: nothing to play");
+    };
+    let mut engine = Engine::new(1);
+    let d = engine.think(Color::Black, Limits::depth(1), &clock, &stop, &mut |_| {});
+    assert_eq!(d.pos, Some(hit.pos));
+    assert!(d.report.unwrap().source.starts_with("book"));
+    // Off: the search decides.
+    engine.set_book(false);
+    let d = engine.think(Color::Black, Limits::depth(1), &clock, &stop, &mut |_| {});
+    assert!(!d.report.unwrap().source.starts_with("book"));
+    // The book's point already taken by an odd stone: the book stays out, the move is legal.
+    let mut engine = Engine::new(1);
+    engine.play(hit.pos, Color::White);
+    let d = engine.think(Color::Black, Limits::depth(1), &clock, &stop, &mut |_| {});
+    let p = d.pos.expect("a move");
+    assert!(engine.board().is_empty(p));
+    assert!(!d.report.unwrap().source.starts_with("book"));
+    // The same stones without the judge's start (set up by hand): no book.
+    let mut engine = Engine::new(1);
+    let stones: Vec<_> = StartPos::Center4.stones(12);
+    engine.set_position(12, &stones, Color::Black);
+    let d = engine.think(Color::Black, Limits::depth(1), &clock, &stop, &mut |_| {});
+    assert!(!d.report.unwrap().source.starts_with("book"));
+}
+
+#[test]
+fn book_lines_from_the_start_are_legal_games() {
+    // Follow the book for both sides from the start, for as long as it goes: every move is
+    // an empty point, until a five ends the game.
+    let mut board = Board::with_start(12, StartPos::Center4);
+    let mut plies = 0;
+    while let Some(hit) = lookup(&board) {
+        assert!(board.is_empty(hit.pos));
+        board.make(hit.pos);
+        plies += 1;
+        if board.last_move_won() {
+            break;
+        }
+        assert!(plies < 144);
+    }
+    eprintln!("the book's own line from the start: {plies} plies");
+}
+
+#[test]
+fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
+    use std::collections::HashMap;
+    use wuzi::bookfile::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
+    let s = Searched {
+        moves: parse_moves("4,7 7,4").unwrap(),
+        score: -35,
+        depth: 11,
+        best: parse_moves("3,8").unwrap()[0],
+    };
+    assert_eq!(parse_tree_line(&tree_line(&s)), Some(s.clone()));
+    assert_eq!(parse_tree_line("# a comment"), None);
+    assert_eq!(parse_tree_line("4,7 | 12 x 3,8"), None);
+    let (moves, win) = parse_proof_line("4,7 7,4 | win 3,8").unwrap();
+    assert_eq!((moves.len(), win), (2, s.best));
+    // The same position searched (best 3,8) and proven (win 8,3, in a mirror image).
+    let board = board_after(StartPos::Center4, &s.moves).unwrap();
+    let (key, sym) = canonical(&board);
+    let mut tree = HashMap::new();
+    tree.insert(key, s.clone());
+    let proven_win = parse_moves("8,3").unwrap()[0];
+    let proof = vec![(s.moves.clone(), proven_win, key, sym.apply(proven_win, 12))];
+    let (table, roots) = entries(&tree, &proof);
+    assert_eq!(table.len(), 1);
+    assert_eq!(roots, vec![s.moves.clone()]);
+    let hit = wuzi::book::lookup_in(&table, &board).unwrap();
+    assert_eq!((hit.pos, hit.proven), (proven_win, true));
+}
