@@ -6,21 +6,20 @@
 //! # find the fatal moves of engine A in arena records (its games lost by five)
 //! cargo run --release --bin defence -- extract --engine A --out tests/data/defence12.txt \
 //!     arena-out/game-*.txt
-//! # how many the brain avoids at a budget
-//! cargo run --release --bin defence -- run --movetime 1500 tests/data/defence12.txt
+//! # how many a brain avoids (any judge-protocol brain that knows MINE; its own clock)
+//! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12.txt
 //! ```
 //!
 //! A move is *fatal* when the opponent has a win by threes and fours (VCT) after it, found by
 //! a long solve, but had none after our previous move, and some other move of ours leaves the
-//! opponent no VCT (the position was still playable). The runner plays the brain on each
-//! position and checks its move with the same long solve.
+//! opponent no VCT (the position was still playable). The runner asks a brain for its move in
+//! each position and checks that move with the same long solve.
 
-use std::sync::atomic::AtomicBool;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 
 use wuzi::board::{Board, Pos, StartPos};
-use wuzi::engine::Engine;
 use wuzi::threat::Solver;
-use wuzi::timeman::{Limits, WallClock};
 
 /// Attacking moves and nodes of the long solve that decides whether a position is lost.
 const PROOF_DEPTH: i32 = 20;
@@ -32,8 +31,8 @@ const USAGE: &str = "\
 usage:
   defence extract [--engine A|B] [--out FILE] RECORD...
       fatal moves of the engine's lost games (arena records) as suite lines
-  defence run [--movetime MS | --nodes N] FILE
-      how many fatal moves the brain avoids";
+  defence run --brain 'COMMAND ARGS' FILE
+      how many fatal moves a judge-protocol brain avoids (a new process a position)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -208,33 +207,69 @@ fn read_suite(path: &str) -> Result<Vec<Entry>, String> {
     Ok(out)
 }
 
+/// Asks the brain started by `command` (judge protocol, with the `MINE` extension) for its
+/// move in the position after `moves`: a new process per position, as a judge game would be.
+fn ask_brain(command: &[String], moves: &[Pos]) -> Result<Pos, String> {
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", command[0]))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let us_black = moves.len() % 2 == 0;
+    let mut script = format!("START {}\n", if us_black { 1 } else { 2 });
+    for (i, p) in moves.iter().enumerate() {
+        let ours = (i % 2 == 0) == us_black;
+        let word = if ours { "MINE" } else { "PLACE" };
+        script.push_str(&format!("{word} {} {}\n", p.row(), p.col()));
+    }
+    script.push_str("TURN\n");
+    stdin.write_all(script.as_bytes()).map_err(|e| e.to_string())?;
+    stdin.flush().map_err(|e| e.to_string())?;
+    let mut answer = None;
+    let mut line = String::new();
+    while stdout.read_line(&mut line).map_err(|e| e.to_string())? > 0 {
+        let t = line.trim();
+        if t != "OK" && !t.starts_with("DEBUG") {
+            answer = Some(t.replace(' ', ","));
+            break;
+        }
+        line.clear();
+    }
+    let _ = stdin.write_all(b"END 0\n");
+    drop(stdin);
+    let _ = child.wait();
+    parse_pos(&answer.ok_or("the brain gave no move")?)
+}
+
 fn run(args: &[String]) -> Result<(), String> {
-    let mut limits = Limits::movetime(1500);
+    let mut brain: Vec<String> = Vec::new();
     let mut file = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let num = |v: Option<&String>| -> Result<u64, String> {
-            v.and_then(|s| s.parse().ok()).ok_or_else(|| format!("{a} needs a number"))
-        };
         match a.as_str() {
-            "--movetime" => limits = Limits::movetime(num(it.next())?),
-            "--nodes" => limits = Limits::nodes(num(it.next())?),
+            "--brain" => {
+                let cmd = it.next().ok_or("--brain needs a command line")?;
+                brain = cmd.split_whitespace().map(String::from).collect();
+            }
             f => file = Some(f.to_string()),
         }
+    }
+    if brain.is_empty() {
+        return Err(USAGE.into());
     }
     let suite = read_suite(&file.ok_or(USAGE)?)?;
     let mut solver = Solver::new();
     let (mut avoided, mut repeated) = (0, 0);
     for (i, e) in suite.iter().enumerate() {
         let board = board_after(&e.moves)?;
-        let mut engine = Engine::new(64);
-        for (p, c) in board.moves() {
-            engine.play(p, c);
+        let p = ask_brain(&brain, &e.moves)?;
+        if !board.is_empty(p) {
+            return Err(format!("entry {}: the brain played {} on a stone", i + 1, pos_text(p)));
         }
-        let me = board.side_to_move();
-        let stop = AtomicBool::new(false);
-        let d = engine.think(me, limits, &WallClock::new(), &stop, &mut |_| {});
-        let Some(p) = d.pos else { continue };
         let mut after = board.clone();
         after.make(p);
         let lost = vct(&mut solver, &mut after, PROOF_NODES);
