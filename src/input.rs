@@ -68,6 +68,7 @@ pub struct Reader<T> {
     given: u64,
     received: u64,
     last_read: Option<Instant>,
+    previous_read: Option<Instant>,
 }
 
 impl<T> Reader<T> {
@@ -85,7 +86,7 @@ impl<T> Reader<T> {
         self.permit();
         let (cmd, at) = self.commands.recv().ok()?;
         self.received += 1;
-        self.last_read = Some(at);
+        self.previous_read = self.last_read.replace(at);
         Some(cmd)
     }
 
@@ -99,6 +100,13 @@ impl<T> Reader<T> {
     /// a move runs from then, not from when the loop got to it.
     pub fn since_last_read(&self) -> Duration {
         self.last_read.map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
+    /// How long ago the line before the last one was read. A judge sends `PLACE` and `TURN`
+    /// together: when the `PLACE` stopped a ponder, the `TURN` waited in the pipe while the
+    /// ponder wound down, so its clock is best taken from the `PLACE`.
+    pub fn since_previous_read(&self) -> Duration {
+        self.previous_read.map_or(Duration::ZERO, |t| t.elapsed())
     }
 }
 
@@ -172,7 +180,15 @@ pub fn spawn_reader<T: Send + 'static>(
         ended.store(true, Ordering::SeqCst);
         stop.store(true, Ordering::SeqCst);
     });
-    Reader { commands: rx, permits: permit_tx, sent, given: 0, received: 0, last_read: None }
+    Reader {
+        commands: rx,
+        permits: permit_tx,
+        sent,
+        given: 0,
+        received: 0,
+        last_read: None,
+        previous_read: None,
+    }
 }
 
 #[cfg(test)]

@@ -215,7 +215,10 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
     // Aborts seen by this loop: those beyond it are still queued in the channel.
     let mut handled_aborts = 0u64;
     let clock = WallClock::new();
+    // Whether the line before this one was a stone: a TURN after it was sent with it.
+    let mut after_stone = false;
     while let Some(cmd) = reader.next_command() {
+        let stone_before = std::mem::replace(&mut after_stone, false);
         match cmd {
             Command::Nothing => {}
             Command::Invalid(why) => out.debug(&format!("ignored: {why}")),
@@ -235,6 +238,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     out.debug("ignored: no game started (send START 1 or START 2 first)");
                     continue;
                 };
+                after_stone = true;
                 let mine = matches!(cmd, Command::Mine(..));
                 let color = if mine { g.me } else { g.me.opp() };
                 let name = if mine { "MINE" } else { "PLACE" };
@@ -272,8 +276,13 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 let empty = board.size().pow(2) - board.stone_count();
                 let played = board.history().len();
                 // The judge's clock started when the line came in, not when this loop got
-                // to it (a ponder may have been winding down).
-                let late = reader.since_last_read();
+                // to it (a ponder may have been winding down): from the stone's line when
+                // the TURN came right after one, since the judge sends the two together.
+                let late = if stone_before {
+                    reader.since_previous_read()
+                } else {
+                    reader.since_last_read()
+                };
                 let limits = settings.fixed.unwrap_or_else(|| {
                     let left = settings.game_ms.saturating_sub(g.used_ms);
                     let tc = TimeControl { move_ms: settings.move_ms, ..TimeControl::judge(left) };
