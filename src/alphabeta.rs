@@ -71,7 +71,7 @@ impl Searcher {
         // VCF search, else the static score. An opponent's four is always answered (below:
         // the block is a single reply, which is extended).
         if depth <= 0 && opp_fives == 0 {
-            if board.combo_count_at_least(me, Combo::Four) > 0 {
+            if board.combo_count_at_least(me, Combo::FourThree) > 0 {
                 let won = self.solver.solve(board, QS_VCF_DEPTH, QS_VCF_NODES, false, &|| false);
                 self.nodes += self.solver.nodes();
                 if let Some(line) = won {

@@ -41,7 +41,7 @@ pub const LMP_PER_DEPTH: usize = 4;
 /// Attacking moves of the VCF search at a leaf of the main search.
 pub const QS_VCF_DEPTH: i32 = 8;
 /// Node budget of that VCF search.
-pub const QS_VCF_NODES: u64 = 200;
+pub const QS_VCF_NODES: u64 = 40;
 /// Aspiration window half-width.
 pub const ASPIRATION: i32 = 60;
 /// Most candidate moves searched at a quiet node (the rest are pruned).

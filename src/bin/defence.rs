@@ -11,21 +11,29 @@
 //! ```
 //!
 //! A move is *fatal* when the opponent has a win by threes and fours (VCT) after it, found by
-//! a long solve, but had none after our previous move, and some other move of ours leaves the
-//! opponent no VCT (the position was still playable). The runner asks a brain for its move in
+//! a long solve, but had none after our previous move, some other move of ours leaves the
+//! opponent no VCT, and a long search of ours does not see the position before it as lost:
+//! the position was still playable. The runner asks a brain for its move in
 //! each position and checks that move with the same long solve.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+use std::sync::atomic::AtomicBool;
+
 use wuzi::board::{Board, Pos, StartPos};
+use wuzi::params::WIN_BOUND;
+use wuzi::search::{score_text, Searcher};
 use wuzi::threat::Solver;
+use wuzi::timeman::{Limits, WallClock};
 
 /// Attacking moves and nodes of the long solve that decides whether a position is lost.
 const PROOF_DEPTH: i32 = 20;
 const PROOF_NODES: u64 = 1_000_000;
 /// A smaller solve for the alternatives: is there any move that holds?
 const ALT_NODES: u64 = 100_000;
+/// The long search that must not see the position before the fatal move as lost already.
+const SEARCH_NODES: u64 = 5_000_000;
 
 const USAGE: &str = "\
 usage:
@@ -160,6 +168,16 @@ fn extract(args: &[String]) -> Result<(), String> {
         });
         if !holds {
             eprintln!("{f}: move {} lost already (no move holds)", k + 1);
+            continue;
+        }
+        // And the brain's own long search sees no forced loss there either.
+        let mut searcher = Searcher::new(64);
+        let stop = AtomicBool::new(false);
+        let clock = WallClock::new();
+        let r =
+            searcher.think(&mut before, Limits::nodes(SEARCH_NODES), &clock, &stop, &mut |_| {});
+        if r.score < -WIN_BOUND {
+            eprintln!("{f}: move {} lost already (the search: {})", k + 1, score_text(r.score));
             continue;
         }
         let text: Vec<String> = moves[..k].iter().map(|&p| pos_text(p)).collect();
