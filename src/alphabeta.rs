@@ -16,14 +16,19 @@ use std::sync::atomic::Ordering;
 const TT_MOVE_SCORE: i32 = 1 << 28;
 
 impl Searcher {
+    /// Looks at the clock, the stop flag and the node budget every 1024 nodes. A threshold,
+    /// not `nodes % 1024 == 0`: the leaf VCF adds its nodes in steps that could jump over
+    /// every multiple for a long time.
     #[inline]
     pub(crate) fn poll(&mut self, ctl: &Control) {
-        if self.nodes & 1023 == 0
-            && (ctl.stop.load(Ordering::Relaxed)
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + 1024;
+            if ctl.stop.load(Ordering::Relaxed)
                 || ctl.tm.hard_exceeded()
-                || self.nodes >= ctl.max_nodes)
-        {
-            self.stopped = true;
+                || self.nodes >= ctl.max_nodes
+            {
+                self.stopped = true;
+            }
         }
     }
 

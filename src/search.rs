@@ -85,6 +85,8 @@ pub struct Searcher {
     pub(crate) pv: Vec<Vec<Pos>>,
     pub(crate) move_lists: Vec<Vec<ScoredMove>>,
     pub(crate) nodes: u64,
+    /// The node count at which the next poll of the limits is due.
+    pub(crate) next_poll: u64,
     pub(crate) stopped: bool,
     hash_mb: usize,
 }
@@ -100,6 +102,7 @@ impl Searcher {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
             nodes: 0,
+            next_poll: 0,
             stopped: false,
             hash_mb,
         }
@@ -139,6 +142,7 @@ impl Searcher {
         let ctl =
             Control { tm: TimeManager::new(clock, limits), stop, max_nodes: limits.max_nodes };
         self.nodes = 0;
+        self.next_poll = 0;
         self.stopped = false;
         self.age_tables();
         let mut report = self.root(board, &ctl, on_iteration);
