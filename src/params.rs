@@ -56,7 +56,7 @@ pub const VCT_MAX_DEPTH: i32 = 8;
 pub const MAX_DEPTH: i32 = 64;
 /// Per-move safety margin under the judge's 2 s, in ms: the answer must be flushed and
 /// the judge's own clock may run on a loaded machine.
-pub const MOVE_MARGIN_MS: u64 = 300;
+pub const MOVE_MARGIN_MS: u64 = 400;
 /// Game time never spent, in ms, out of the judge's 90 s.
 pub const GAME_RESERVE_MS: u64 = 6_000;
 /// Fewest moves the time manager plans for.

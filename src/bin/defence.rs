@@ -10,11 +10,10 @@
 //! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12.txt
 //! ```
 //!
-//! A move is *fatal* when the opponent has a win by threes and fours (VCT) after it, found by
-//! a long solve, but had none after our previous move, some other move of ours leaves the
-//! opponent no VCT, and a long search of ours does not see the position before it as lost:
-//! the position was still playable. The runner asks a brain for its move in
-//! each position and checks that move with the same long solve.
+//! A move is *fatal* when our own long search (2 M nodes, fixed, so repeatable) sees a forced
+//! win for the opponent after it but no forced loss for us before it: the first such move of a
+//! lost game turned a playable position into a lost one. The runner asks a brain for its move
+//! in each position and checks that move with the same search and a long VCT solve.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -30,10 +29,8 @@ use wuzi::timeman::{Limits, WallClock};
 /// Attacking moves and nodes of the long solve that decides whether a position is lost.
 const PROOF_DEPTH: i32 = 20;
 const PROOF_NODES: u64 = 1_000_000;
-/// A smaller solve for the alternatives: is there any move that holds?
-const ALT_NODES: u64 = 100_000;
-/// The long search that must not see the position before the fatal move as lost already.
-const SEARCH_NODES: u64 = 5_000_000;
+/// Nodes of the long search that judges whether a position is lost.
+const SEARCH_NODES: u64 = 2_000_000;
 
 const USAGE: &str = "\
 usage:
@@ -91,6 +88,13 @@ fn board_after(moves: &[Pos]) -> Result<Board, String> {
     Ok(b)
 }
 
+/// The brain's own long search of `board` (fixed nodes, fresh tables: repeatable).
+fn search(board: &mut Board) -> wuzi::search::SearchReport {
+    let mut searcher = Searcher::new(64);
+    let stop = AtomicBool::new(false);
+    searcher.think(board, Limits::nodes(SEARCH_NODES), &WallClock::new(), &stop, &mut |_| {})
+}
+
 /// The side to move's VCT on `board`, if the long solve finds one.
 fn vct(solver: &mut Solver, board: &mut Board, nodes: u64) -> Option<Vec<Pos>> {
     solver.solve(board, PROOF_DEPTH, nodes, true, &|| false)
@@ -141,45 +145,29 @@ fn extract(args: &[String]) -> Result<(), String> {
             f => files.push(f.to_string()),
         }
     }
-    let mut solver = Solver::new();
     let mut lines = Vec::new();
     for f in &files {
         let Some((moves, ours)) = read_record(f, &engine)? else { continue };
         let mut found = None;
         for &k in &ours {
-            let mut b = board_after(&moves[..=k])?;
-            if let Some(line) = vct(&mut solver, &mut b, PROOF_NODES) {
-                found = Some((k, line));
-                break;
+            // Our move k loses when the opponent, to move after it, has a forced win that
+            // our long search sees; it is fatal when the position before it was not lost.
+            let after = search(&mut board_after(&moves[..=k])?);
+            if after.score <= WIN_BOUND {
+                continue;
             }
+            let before = search(&mut board_after(&moves[..k])?);
+            if before.score < -WIN_BOUND {
+                eprintln!("{f}: move {} lost already ({})", k + 1, score_text(before.score));
+            } else {
+                found = Some((k, after.pv));
+            }
+            break;
         }
         let Some((k, line)) = found else {
-            eprintln!("{f}: no fatal move found by the solver");
+            eprintln!("{f}: no playable position turned into a loss by one move");
             continue;
         };
-        // Playable before: some other move leaves the opponent no VCT.
-        let mut before = board_after(&moves[..k])?;
-        let alternatives: Vec<Pos> = before.candidates().filter(|&p| p != moves[k]).collect();
-        let holds = alternatives.iter().any(|&p| {
-            before.make(p);
-            let lost = vct(&mut solver, &mut before, ALT_NODES).is_some();
-            before.unmake();
-            !lost
-        });
-        if !holds {
-            eprintln!("{f}: move {} lost already (no move holds)", k + 1);
-            continue;
-        }
-        // And the brain's own long search sees no forced loss there either.
-        let mut searcher = Searcher::new(64);
-        let stop = AtomicBool::new(false);
-        let clock = WallClock::new();
-        let r =
-            searcher.think(&mut before, Limits::nodes(SEARCH_NODES), &clock, &stop, &mut |_| {});
-        if r.score < -WIN_BOUND {
-            eprintln!("{f}: move {} lost already (the search: {})", k + 1, score_text(r.score));
-            continue;
-        }
         let text: Vec<String> = moves[..k].iter().map(|&p| pos_text(p)).collect();
         let win: Vec<String> = line.iter().map(|&p| pos_text(p)).collect();
         eprintln!("{f}: fatal move {} at {}", k + 1, pos_text(moves[k]));
@@ -290,7 +278,8 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let mut after = board.clone();
         after.make(p);
-        let lost = vct(&mut solver, &mut after, PROOF_NODES);
+        let lost = vct(&mut solver, &mut after, PROOF_NODES)
+            .or_else(|| Some(search(&mut after)).filter(|r| r.score > WIN_BOUND).map(|r| r.pv));
         let verdict = match (&lost, p == e.fatal) {
             (None, _) => {
                 avoided += 1;
