@@ -305,3 +305,27 @@ fn run(args: &[String]) -> Result<(), String> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suite_file_holds_legal_positions_and_lines() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/defence12.txt");
+        let suite = read_suite(path).unwrap();
+        assert!(suite.len() >= 10, "{} entries", suite.len());
+        for e in &suite {
+            let mut b = board_after(&e.moves).unwrap();
+            assert!(!b.last_move_won() && b.is_empty(e.fatal));
+            // The fatal move, then the opponent's winning line (the search's principal
+            // variation, which may stop short of the five), are legal in order.
+            assert!(!e.line.is_empty());
+            b.make(e.fatal);
+            for &p in &e.line {
+                assert!(b.is_empty(p) && !b.last_move_won(), "{} taken", pos_text(p));
+                b.make(p);
+            }
+        }
+    }
+}
