@@ -285,7 +285,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 };
                 let limits = settings.fixed.unwrap_or_else(|| {
                     let left = settings.game_ms.saturating_sub(g.used_ms);
-                    let tc = TimeControl { move_ms: settings.move_ms, ..TimeControl::judge(left) };
+                    let tc = TimeControl::scaled(settings.move_ms, settings.game_ms, left);
                     Limits::for_move(&tc, empty, played).less(late)
                 });
                 let board = engine.board();

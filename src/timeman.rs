@@ -75,6 +75,20 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// A judge's clock of `move_ms` a move and `game_ms` a game (the real one: 2000 and
+    /// 90 000), `game_left_ms` left: the margin and the reserve scale with it, so that a
+    /// match at a smaller clock behaves like one at the judge's.
+    pub fn scaled(move_ms: u64, game_ms: u64, game_left_ms: u64) -> TimeControl {
+        TimeControl {
+            move_ms,
+            game_left_ms,
+            margin_ms: crate::params::MOVE_MARGIN_MS * move_ms / 2000,
+            reserve_ms: crate::params::GAME_RESERVE_MS * game_ms / 90_000,
+        }
+    }
+}
+
 /// What one search may do.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Limits {
@@ -250,6 +264,15 @@ mod tests {
         // A typical decisive game (13 of our moves is the median of the recorded ones) may
         // use the full cap on every move: the clock is there to be spent.
         assert_eq!(spent_by_move_15, 15 * slowest, "the cap binds for the first 15 moves");
+    }
+
+    #[test]
+    fn a_scaled_clock_is_the_judges_in_proportion() {
+        assert_eq!(TimeControl::scaled(2000, 90_000, 50_000), TimeControl::judge(50_000));
+        let half = TimeControl::scaled(1000, 45_000, 45_000);
+        assert_eq!((half.margin_ms, half.reserve_ms), (200, 3_000));
+        let l = Limits::for_move(&half, 130, 10);
+        assert_eq!(l.hard.unwrap().as_millis(), 800);
     }
 
     #[test]
