@@ -1,7 +1,39 @@
 //! Bit-level helpers of the board: 256-point bitboards (a 16-wide grid), their iteration and
 //! dilation, and the Zobrist keys.
 
-use crate::board::{Pos, NUM_POINTS};
+/// Row stride of the point grid.
+pub const STRIDE: usize = 16;
+/// Points in the grid.
+pub const NUM_POINTS: usize = STRIDE * STRIDE;
+/// A point on the board: `row * 16 + col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Pos(pub u8);
+
+impl Pos {
+    /// The point at `row`, `col` (both below 16).
+    pub fn new(row: usize, col: usize) -> Pos {
+        debug_assert!(row < STRIDE && col < STRIDE);
+        Pos((row * STRIDE + col) as u8)
+    }
+    /// Row, from 0 at the top.
+    pub fn row(self) -> usize {
+        self.0 as usize / STRIDE
+    }
+    /// Column, from 0 at the left.
+    pub fn col(self) -> usize {
+        self.0 as usize % STRIDE
+    }
+    /// Grid index.
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.row(), self.col())
+    }
+}
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -6,48 +6,17 @@
 //! 15×15 fits in 256 points; points outside the playing size are walls.
 
 use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
+// The grid's geometry lives with the bitboards (which must not depend on the board); every
+// other module names it through the board, as before.
+pub use crate::bits::{Pos, NUM_POINTS, STRIDE};
 use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
 
 /// Largest playing size.
 pub const MAX_SIZE: usize = 15;
 /// Smallest playing size.
 pub const MIN_SIZE: usize = 5;
-/// Row stride of the point grid.
-pub const STRIDE: usize = 16;
-/// Points in the grid.
-pub const NUM_POINTS: usize = STRIDE * STRIDE;
 /// The judge's board size.
 pub const DEFAULT_SIZE: usize = 12;
-
-/// A point on the board: `row * 16 + col`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Pos(pub u8);
-
-impl Pos {
-    /// The point at `row`, `col` (both below 16).
-    pub fn new(row: usize, col: usize) -> Pos {
-        debug_assert!(row < STRIDE && col < STRIDE);
-        Pos((row * STRIDE + col) as u8)
-    }
-    /// Row, from 0 at the top.
-    pub fn row(self) -> usize {
-        self.0 as usize / STRIDE
-    }
-    /// Column, from 0 at the left.
-    pub fn col(self) -> usize {
-        self.0 as usize % STRIDE
-    }
-    /// Grid index.
-    pub fn idx(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl std::fmt::Display for Pos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{},{}", self.row(), self.col())
-    }
-}
 
 /// A side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
