@@ -76,24 +76,27 @@ fn verify(
 
 #[test]
 fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
-    let roots = wuzi::book_data::PROOF_ROOTS;
-    let proven = wuzi::book_data::BOOK.iter().filter(|e| e.2 & wuzi::book::PROVEN != 0).count();
-    assert_eq!(roots.is_empty(), proven == 0, "proof roots without proven entries or back");
+    // The proof file the table was made from: every proven position, and where walks start.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/proof.txt");
+    let proof = wuzi::bookfile::load_proof(path);
+    let (_, roots) = wuzi::bookfile::entries(&Default::default(), &proof);
+    let book = wuzi::book_data::BOOK;
+    let proven = book.iter().filter(|&&e| wuzi::book::unpack(e).2 & wuzi::book::PROVEN != 0);
+    assert_eq!(proven.count(), proof.len(), "the table is not made from {path}: export again");
     let mut solver = Solver::new();
     let mut seen = HashSet::new();
     let mut walk = Walk::default();
-    for root in roots {
-        let moves = parse_moves(root).expect("root moves");
-        let mut board = board_after(StartPos::Center4, &moves).expect("legal root");
+    for moves in &roots {
+        let mut board = board_after(StartPos::Center4, moves).expect("legal root");
         let hit = lookup(&board).expect("every proof root is in the book");
-        assert!(hit.proven, "root {root} is not marked proven");
+        assert!(hit.proven, "root {moves:?} is not marked proven");
         if let Err(why) = verify(&mut board, moves.len(), &mut solver, &mut seen, &mut walk) {
-            panic!("proof from '{root}' fails: {why}");
+            panic!("proof from {moves:?} fails: {why}");
         }
     }
     eprintln!("proof walk: {} roots, {walk:?}", roots.len());
-    // Every proven position the walk needed was proven, and the walk used the book.
-    assert!(walk.book_moves >= roots.len());
+    // Every proven position of the file was walked (as a root or inside a line).
+    assert!(walk.book_moves >= proof.len(), "{} of {}", walk.book_moves, proof.len());
 }
 
 #[test]
@@ -172,6 +175,7 @@ fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
     let proof = vec![(s.moves.clone(), proven_win, key, sym.apply(proven_win, 12))];
     let (table, roots) = entries(&tree, &proof);
     assert_eq!(table.len(), 1);
+    assert_eq!(wuzi::book::unpack(table[0]).2, wuzi::book::PROVEN);
     assert_eq!(roots, vec![s.moves.clone()]);
     let hit = wuzi::book::lookup_in(&table, &board).unwrap();
     assert_eq!((hit.pos, hit.proven), (proven_win, true));
