@@ -7,6 +7,8 @@
 //! Zobrist key of the four images; the entry's move is stored in the frame of that image and
 //! mapped back through the same symmetry (each of the four is its own inverse).
 
+use std::collections::HashSet;
+
 use crate::bits::{ZOBRIST, ZOBRIST_WHITE};
 use crate::board::{Board, Color, Pos, StartPos};
 use crate::movegen::{generate, ScoredMove};
@@ -172,25 +174,38 @@ pub fn stats_of(table: &[Entry]) -> Stats {
     };
     let mut board = Board::with_start(BOOK_SIZE, StartPos::Center4);
     stats.start_proven = lookup_in(table, &board).is_some_and(|h| h.proven);
-    let mut seen = std::collections::HashSet::new();
-    walk(table, &mut board, 0, &mut seen, &mut stats);
+    let mut seen = HashSet::new();
+    let mut reached = HashSet::new();
+    walk(table, &mut board, 0, &mut seen, &mut reached, &mut stats.depth);
+    stats.reached = reached.len();
     stats
+}
+
+/// The key bits of every entry of `table` that the walk of [`stats_of`] reaches from the
+/// judge's start: the rest can never be played from a book line.
+pub fn reached_keys(table: &[Entry]) -> HashSet<u64> {
+    let mut board = Board::with_start(BOOK_SIZE, StartPos::Center4);
+    let (mut seen, mut reached, mut depth) = (HashSet::new(), HashSet::new(), 0);
+    walk(table, &mut board, 0, &mut seen, &mut reached, &mut depth);
+    reached
 }
 
 fn walk(
     table: &[Entry],
     board: &mut Board,
     ply: usize,
-    seen: &mut std::collections::HashSet<u64>,
-    stats: &mut Stats,
+    seen: &mut HashSet<u64>,
+    reached: &mut HashSet<u64>,
+    depth: &mut usize,
 ) {
-    if board.last_move_won() || board.is_full() || !seen.insert(canonical(board).0) {
+    let key = canonical(board).0;
+    if board.last_move_won() || board.is_full() || !seen.insert(key) {
         return;
     }
     let hit = lookup_in(table, board);
     if hit.is_some() {
-        stats.reached += 1;
-        stats.depth = stats.depth.max(ply + 1);
+        reached.insert(key & KEY_MASK);
+        *depth = (*depth).max(ply + 1);
     }
     let mut moves = replies(board);
     if let Some(h) = hit.filter(|h| !moves.contains(&h.pos)) {
@@ -199,7 +214,7 @@ fn walk(
     for p in moves {
         board.make(p);
         if Some(p) == hit.map(|h| h.pos) || lookup_in(table, board).is_some() {
-            walk(table, board, ply + 1, seen, stats);
+            walk(table, board, ply + 1, seen, reached, depth);
         }
         board.unmake();
     }

@@ -140,7 +140,11 @@ pub fn entries(
 pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String> {
     let tree = load_tree(tree_path);
     let proof = load_proof(proof_path);
-    let (table, roots) = entries(&tree, &proof);
+    let (mut table, roots) = entries(&tree, &proof);
+    // Only what a book line can reach from the start: the rest would be dead weight.
+    let all = table.len();
+    let reached = crate::book::reached_keys(&table);
+    table.retain(|e| reached.contains(&(e & KEY_MASK)));
     let mut text =
         String::from("//! The opening book's table, generated: do not edit by hand.\n//!\n");
     text.push_str("//! Regenerate: the commands below (from the files' own records), then\n");
@@ -159,8 +163,10 @@ pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String
             &c[2..].trim_start_matches("wuzi ")
         ));
     }
+    let proven = table.iter().filter(|&&e| crate::book::unpack(e).2 & PROVEN != 0).count();
     text.push_str(&format!(
-        "//! {} positions: {} searched, {} proven won for black.\n\n",
+        "//! {} positions ({proven} proven won for black): those reached from the start of the\n\
+         //! {all} made of {} searched and {} proven positions.\n\n",
         table.len(),
         tree.len(),
         proof.len()
@@ -175,7 +181,7 @@ pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String
     text.push_str("];\n");
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
-        "book export: {} entries ({} proof roots), written to {out}",
+        "book export: {} entries reached from the start (of {all}; {} proof roots), written to {out}",
         table.len(),
         roots.len()
     );
