@@ -7,6 +7,8 @@
 //! Zobrist key of the four images; the entry's move is stored in the frame of that image and
 //! mapped back through the same symmetry (each of the four is its own inverse).
 
+use std::collections::HashSet;
+
 use crate::bits::{ZOBRIST, ZOBRIST_WHITE};
 use crate::board::{Board, Color, Pos, StartPos};
 use crate::movegen::{generate, ScoredMove};
@@ -85,8 +87,24 @@ pub fn decode(b: u8) -> Option<Pos> {
     (i < BOOK_SIZE * BOOK_SIZE).then(|| Pos::new(i / BOOK_SIZE, i % BOOK_SIZE))
 }
 
-/// A book entry: canonical key, move (encoded, in the canonical frame), flags.
-pub type Entry = (u64, u8, u8);
+/// A book entry packed in one word, to keep the generated table small: the canonical key's
+/// high 48 bits, the move (encoded, in the canonical frame) in bits 8..16, the flags in
+/// bits 0..8. 48 bits of key leave a false hit about once in 10^10 lookups for a book of
+/// 10^4 positions, and even then only a move on an empty point is played.
+pub type Entry = u64;
+
+/// The key bits of an [`Entry`].
+pub const KEY_MASK: u64 = !0xFFFF;
+
+/// Packs an entry.
+pub fn pack(key: u64, mv: u8, flags: u8) -> Entry {
+    (key & KEY_MASK) | (u64::from(mv) << 8) | u64::from(flags)
+}
+
+/// The (key bits, move, flags) of an entry.
+pub fn unpack(e: Entry) -> (u64, u8, u8) {
+    (e & KEY_MASK, (e >> 8) as u8, e as u8)
+}
 
 /// What the book says about a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -105,8 +123,8 @@ pub fn lookup_in(table: &[Entry], board: &Board) -> Option<Hit> {
         return None;
     }
     let (key, sym) = canonical(board);
-    let i = table.binary_search_by_key(&key, |e| e.0).ok()?;
-    let (_, mv, flags) = table[i];
+    let i = table.binary_search_by_key(&(key & KEY_MASK), |e| e & KEY_MASK).ok()?;
+    let (_, mv, flags) = unpack(table[i]);
     let pos = sym.apply(decode(mv)?, BOOK_SIZE);
     board.is_empty(pos).then_some(Hit { pos, proven: flags & PROVEN != 0 })
 }
@@ -136,58 +154,67 @@ pub struct Stats {
     pub entries: usize,
     /// Entries flagged proven.
     pub proven: usize,
-    /// Distinct positions the walk found in the book.
+    /// Distinct positions with an entry that the walk reached from the start.
     pub reached: usize,
-    /// Most book moves in one line from the start (both sides' book moves and the replies
-    /// between them, in plies).
+    /// Longest line from the start to a position with an entry, its book move included, in
+    /// plies.
     pub depth: usize,
     /// Whether the start itself is proven won for black.
     pub start_proven: bool,
 }
 
-/// Walks `table` from the judge's start: in a position with an entry the book's move is
-/// played; in one without, each reply the search would consider is tried (at most one
-/// ply without an entry in a row).
+/// Walks `table` from the judge's start over every position the book reaches: from each
+/// position, the book's move (whose position needs no entry of its own: the opponent moves
+/// there) and every reply the search considers that leads to a position with an entry.
 pub fn stats_of(table: &[Entry]) -> Stats {
     let mut stats = Stats {
         entries: table.len(),
-        proven: table.iter().filter(|e| e.2 & PROVEN != 0).count(),
+        proven: table.iter().filter(|&&e| unpack(e).2 & PROVEN != 0).count(),
         ..Stats::default()
     };
     let mut board = Board::with_start(BOOK_SIZE, StartPos::Center4);
     stats.start_proven = lookup_in(table, &board).is_some_and(|h| h.proven);
-    let mut seen = std::collections::HashSet::new();
-    walk(table, &mut board, 0, &mut seen, &mut stats);
-    stats.reached = seen.len();
+    let mut seen = HashSet::new();
+    let mut reached = HashSet::new();
+    walk(table, &mut board, 0, &mut seen, &mut reached, &mut stats.depth);
+    stats.reached = reached.len();
     stats
+}
+
+/// The key bits of every entry of `table` that the walk of [`stats_of`] reaches from the
+/// judge's start: the rest can never be played from a book line.
+pub fn reached_keys(table: &[Entry]) -> HashSet<u64> {
+    let mut board = Board::with_start(BOOK_SIZE, StartPos::Center4);
+    let (mut seen, mut reached, mut depth) = (HashSet::new(), HashSet::new(), 0);
+    walk(table, &mut board, 0, &mut seen, &mut reached, &mut depth);
+    reached
 }
 
 fn walk(
     table: &[Entry],
     board: &mut Board,
     ply: usize,
-    seen: &mut std::collections::HashSet<u64>,
-    stats: &mut Stats,
+    seen: &mut HashSet<u64>,
+    reached: &mut HashSet<u64>,
+    depth: &mut usize,
 ) {
-    if board.last_move_won() || board.is_full() {
+    let key = canonical(board).0;
+    if board.last_move_won() || board.is_full() || !seen.insert(key) {
         return;
     }
     let hit = lookup_in(table, board);
-    if let Some(h) = hit {
-        if !seen.insert(canonical(board).0) {
-            return;
-        }
-        stats.depth = stats.depth.max(ply + 1);
-        board.make(h.pos);
-        walk(table, board, ply + 1, seen, stats);
-        board.unmake();
-        return;
+    if hit.is_some() {
+        reached.insert(key & KEY_MASK);
+        *depth = (*depth).max(ply + 1);
     }
-    // No entry: follow the replies that lead back into the book.
-    for p in replies(board) {
+    let mut moves = replies(board);
+    if let Some(h) = hit.filter(|h| !moves.contains(&h.pos)) {
+        moves.push(h.pos);
+    }
+    for p in moves {
         board.make(p);
-        if !board.last_move_won() && lookup_in(table, board).is_some() {
-            walk(table, board, ply + 1, seen, stats);
+        if Some(p) == hit.map(|h| h.pos) || lookup_in(table, board).is_some() {
+            walk(table, board, ply + 1, seen, reached, depth);
         }
         board.unmake();
     }
@@ -251,7 +278,8 @@ mod tests {
         let b = start_with(moves);
         let (key, sym) = canonical(&b);
         let mv = encode(sym.apply(Pos::new(reply.0, reply.1), BOOK_SIZE));
-        vec![(key.wrapping_sub(1), 0, 0), (key, mv, flags), (key.wrapping_add(1), 0, 0)]
+        let near = 1 << 16;
+        vec![pack(key - near, 0, 0), pack(key, mv, flags), pack(key + near, 0, 0)]
     }
 
     #[test]
@@ -284,7 +312,7 @@ mod tests {
         assert_eq!(lookup_in(&table, &start_with(&moves)), None);
         // A move byte off the board.
         let mut bad = table_for(&moves, (7, 4), 0);
-        bad[1].1 = 200;
+        bad[1] = pack(bad[1], 200, 0);
         assert_eq!(lookup_in(&bad, &start_with(&moves)), None);
         // The same stones set up without the judge's start, or on another size.
         let table = table_for(&[], (4, 7), 0);
@@ -304,13 +332,13 @@ mod tests {
         assert!(s.start_proven);
         // Start (book move), 3,8 (a reply back into the book), then the book's 7,4: 3 plies.
         assert_eq!(s.depth, 3);
-        assert!(s.reached >= 2);
+        assert_eq!(s.reached, 2);
     }
 
     #[test]
     fn the_compiled_book_is_sorted_and_every_move_is_on_the_board() {
         let book = crate::book_data::BOOK;
-        assert!(book.windows(2).all(|w| w[0].0 < w[1].0), "sorted, no duplicate keys");
-        assert!(book.iter().all(|e| decode(e.1).is_some()));
+        assert!(book.windows(2).all(|w| w[0] & KEY_MASK < w[1] & KEY_MASK), "sorted, unique");
+        assert!(book.iter().all(|&e| decode(unpack(e).1).is_some()));
     }
 }

@@ -9,7 +9,7 @@ use std::io::Write;
 
 use crate::bench::{board_after, parse_moves};
 use crate::board::{Pos, StartPos};
-use crate::book::{canonical, encode, Entry, PROVEN};
+use crate::book::{canonical, encode, pack, Entry, KEY_MASK, PROVEN};
 
 /// Where `build` keeps its positions unless told otherwise.
 pub const TREE_FILE: &str = "book/tree.txt";
@@ -101,7 +101,8 @@ pub fn load_proof(path: &str) -> Vec<(Vec<Pos>, Pos, u64, Pos)> {
 }
 
 /// The table of `tree` and `proof`: one entry per position, a proven move before a searched
-/// one; sorted by key. Also the proven positions no other proven position leads to.
+/// one; sorted by key. Also the proven positions no other proven position leads to (where
+/// a walk over the proof starts).
 pub fn entries(
     tree: &HashMap<u64, Searched>,
     proof: &[(Vec<Pos>, Pos, u64, Pos)],
@@ -129,8 +130,9 @@ pub fn entries(
             roots.push(moves.clone());
         }
     }
-    let mut table: Vec<Entry> = map.into_iter().map(|(k, (m, f))| (k, m, f)).collect();
+    let mut table: Vec<Entry> = map.into_iter().map(|(k, (m, f))| pack(k, m, f)).collect();
     table.sort_unstable();
+    table.dedup_by_key(|e| *e & KEY_MASK);
     (table, roots)
 }
 
@@ -138,7 +140,11 @@ pub fn entries(
 pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String> {
     let tree = load_tree(tree_path);
     let proof = load_proof(proof_path);
-    let (table, roots) = entries(&tree, &proof);
+    let (mut table, roots) = entries(&tree, &proof);
+    // Only what a book line can reach from the start: the rest would be dead weight.
+    let all = table.len();
+    let reached = crate::book::reached_keys(&table);
+    table.retain(|e| reached.contains(&(e & KEY_MASK)));
     let mut text =
         String::from("//! The opening book's table, generated: do not edit by hand.\n//!\n");
     text.push_str("//! Regenerate: the commands below (from the files' own records), then\n");
@@ -157,27 +163,25 @@ pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String
             &c[2..].trim_start_matches("wuzi ")
         ));
     }
+    let proven = table.iter().filter(|&&e| crate::book::unpack(e).2 & PROVEN != 0).count();
     text.push_str(&format!(
-        "//! {} positions: {} searched, {} proven won for black.\n\n",
+        "//! {} positions ({proven} proven won for black): those reached from the start of the\n\
+         //! {all} made of {} searched and {} proven positions.\n\n",
         table.len(),
         tree.len(),
         proof.len()
     ));
-    text.push_str("/// (canonical key, move `row * 12 + col` in the canonical frame, flags), sorted by key.\n#[rustfmt::skip]\npub const BOOK: &[(u64, u8, u8)] = &[\n");
-    for chunk in table.chunks(4) {
-        let row: Vec<String> =
-            chunk.iter().map(|(k, m, f)| format!("(0x{k:016x},{m},{f})")).collect();
-        text.push_str(&row.join(","));
-        text.push_str(",\n");
-    }
-    text.push_str("];\n\n/// Moves from the judge's start to each proven position that no other proven position\n/// leads to: where the proof's walks start.\n#[rustfmt::skip]\npub const PROOF_ROOTS: &[&str] = &[\n");
-    for r in &roots {
-        text.push_str(&format!("\"{}\",\n", moves_text(r)));
+    text.push_str("/// Entries packed by `crate::book::pack`, sorted by key.\n#[rustfmt::skip]\n");
+    text.push_str("pub const BOOK: &[u64] = &[\n");
+    for chunk in table.chunks(8) {
+        let row: Vec<String> = chunk.iter().map(|e| format!("0x{e:x},")).collect();
+        text.push_str(&row.concat());
+        text.push('\n');
     }
     text.push_str("];\n");
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
-        "book export: {} entries, {} proof roots, written to {out}",
+        "book export: {} entries reached from the start (of {all}; {} proof roots), written to {out}",
         table.len(),
         roots.len()
     );
@@ -189,12 +193,11 @@ pub fn stats_text() -> String {
     let s = crate::book::stats_of(crate::book_data::BOOK);
     format!(
         "book: {} positions ({} proven won for black), {} reached from the judge's start, \
-         longest line {} plies; the start is {}proven; {} proof roots\n",
+         longest line {} plies; the start is {}proven\n",
         s.entries,
         s.proven,
         s.reached,
         s.depth,
         if s.start_proven { "" } else { "not " },
-        crate::book_data::PROOF_ROOTS.len()
     )
 }

@@ -13,11 +13,17 @@ use wuzi::params::{ROOT_VCF_NODES, ROOT_VCT_NODES};
 use wuzi::proof::{leaf_win, node_moves, LeafWin};
 use wuzi::threat::Solver;
 
+/// The moves from the start, as `wuzi book prove --from` takes them.
+fn line(board: &Board) -> String {
+    board.moves().map(|(p, _)| p.to_string()).collect::<Vec<_>>().join(" ")
+}
+
 /// Counts of one walk.
 #[derive(Default, Debug)]
 struct Walk {
     book_moves: usize,
     solver_leaves: usize,
+    forced_blocks: usize,
     max_ply: usize,
 }
 
@@ -35,22 +41,37 @@ fn verify(
         return Ok(());
     }
     walk.max_ply = walk.max_ply.max(ply);
-    let Some(hit) = lookup(board) else {
-        return match leaf_win(board, solver, ROOT_VCF_NODES, ROOT_VCT_NODES) {
+    // Black's move here, as the brain plays it: the book's; out of the book a win the root
+    // solver finds by itself, or the one block of a white four (the root plays a single
+    // legal reply at once, without a search).
+    let white_fives: Vec<_> = board.five_points(Color::White).take(2).collect();
+    let mv = match lookup(board) {
+        Some(hit) if hit.proven => {
+            walk.book_moves += 1;
+            hit.pos
+        }
+        Some(_) => {
+            let why = "a book move not proven inside a proof";
+            return Err(format!("{why} after {}:\n{}", line(board), board.to_ascii(None)));
+        }
+        None => match leaf_win(board, solver, ROOT_VCF_NODES, ROOT_VCT_NODES) {
             // A five or a VCF, which the root plays out to the end by itself.
             Some(LeafWin::Fours(_)) => {
                 walk.solver_leaves += 1;
-                Ok(())
+                return Ok(());
             }
-            _ => Err(format!("no book move and no VCF:\n{}", board.to_ascii(None))),
-        };
+            _ if white_fives.len() == 1 => {
+                walk.forced_blocks += 1;
+                white_fives[0]
+            }
+            _ => {
+                let why = "no book move, no VCF, no single forced block";
+                return Err(format!("{why} after {}:\n{}", line(board), board.to_ascii(None)));
+            }
+        },
     };
-    if !hit.proven {
-        return Err(format!("a book move not proven inside a proof:\n{}", board.to_ascii(None)));
-    }
-    walk.book_moves += 1;
-    assert!(board.is_empty(hit.pos));
-    board.make(hit.pos);
+    assert!(board.is_empty(mv));
+    board.make(mv);
     let result = if board.last_move_won() {
         Ok(())
     } else {
@@ -76,24 +97,31 @@ fn verify(
 
 #[test]
 fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
-    let roots = wuzi::book_data::PROOF_ROOTS;
-    let proven = wuzi::book_data::BOOK.iter().filter(|e| e.2 & wuzi::book::PROVEN != 0).count();
-    assert_eq!(roots.is_empty(), proven == 0, "proof roots without proven entries or back");
+    // The proof file the table was made from: every proven position, and where walks start.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/proof.txt");
+    let proof = wuzi::bookfile::load_proof(path);
+    let book = wuzi::book_data::BOOK;
+    let proven = book.iter().filter(|&&e| wuzi::book::unpack(e).2 & wuzi::book::PROVEN != 0);
+    let proven = proven.count();
     let mut solver = Solver::new();
     let mut seen = HashSet::new();
     let mut walk = Walk::default();
-    for root in roots {
-        let moves = parse_moves(root).expect("root moves");
-        let mut board = board_after(StartPos::Center4, &moves).expect("legal root");
-        let hit = lookup(&board).expect("every proof root is in the book");
-        assert!(hit.proven, "root {root} is not marked proven");
+    // Every proven position of the file that the table kept (those a book line reaches).
+    let mut roots = 0;
+    for (moves, _, _, _) in &proof {
+        let mut board = board_after(StartPos::Center4, moves).expect("legal position");
+        if !lookup(&board).is_some_and(|h| h.proven) {
+            continue;
+        }
+        roots += 1;
         if let Err(why) = verify(&mut board, moves.len(), &mut solver, &mut seen, &mut walk) {
-            panic!("proof from '{root}' fails: {why}");
+            panic!("proof from {} fails: {why}", line(&board));
         }
     }
-    eprintln!("proof walk: {} roots, {walk:?}", roots.len());
-    // Every proven position the walk needed was proven, and the walk used the book.
-    assert!(walk.book_moves >= roots.len());
+    eprintln!("proof walk: {roots} proven positions of {path} in the book, {walk:?}");
+    // Every proven entry is a position of the file, and was walked.
+    assert_eq!(roots, proven, "the table is not made from {path}: export again");
+    assert_eq!(walk.book_moves, proven);
 }
 
 #[test]
@@ -137,7 +165,6 @@ fn book_lines_from_the_start_are_legal_games() {
     let mut board = Board::with_start(12, StartPos::Center4);
     let mut plies = 0;
     while let Some(hit) = lookup(&board) {
-        assert!(board.is_empty(hit.pos));
         board.make(hit.pos);
         plies += 1;
         if board.last_move_won() {
@@ -172,6 +199,7 @@ fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
     let proof = vec![(s.moves.clone(), proven_win, key, sym.apply(proven_win, 12))];
     let (table, roots) = entries(&tree, &proof);
     assert_eq!(table.len(), 1);
+    assert_eq!(wuzi::book::unpack(table[0]).2, wuzi::book::PROVEN);
     assert_eq!(roots, vec![s.moves.clone()]);
     let hit = wuzi::book::lookup_in(&table, &board).unwrap();
     assert_eq!((hit.pos, hit.proven), (proven_win, true));
