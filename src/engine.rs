@@ -265,6 +265,7 @@ mod tests {
     #[test]
     fn ponder_answers_the_expected_reply_and_leaves_the_game_alone() {
         let mut engine = Engine::new(1);
+        engine.set_book(false);
         let clock = WallClock::new();
         let stop = AtomicBool::new(false);
         let d = engine.think(Color::Black, Limits::depth(5), &clock, &stop, &mut |_| {});
@@ -294,6 +295,7 @@ mod tests {
     #[test]
     fn a_panicking_search_is_answered_by_the_safety_net() {
         let mut engine = Engine::new(1);
+        engine.set_book(false);
         engine.set_fault(Fault::SearchPanic);
         let clock = WallClock::new();
         let stop = AtomicBool::new(false);
