@@ -408,12 +408,9 @@ impl Prover {
     }
 }
 
+/// A proof or disproof number as text (`inf` for a solved node's).
 fn num(n: u32) -> String {
-    if n >= INF {
-        "inf".into()
-    } else {
-        n.to_string()
-    }
+    (n < INF).then(|| n.to_string()).unwrap_or_else(|| "inf".into())
 }
 
 #[cfg(test)]
