@@ -408,9 +408,11 @@ impl Prover {
     }
 }
 
-/// A proof or disproof number as text (`inf` for a solved node's).
 fn num(n: u32) -> String {
-    (n < INF).then(|| n.to_string()).unwrap_or_else(|| "inf".into())
+    match n {
+        INF.. => "inf".into(),
+        _ => n.to_string(),
+    }
 }
 
 #[cfg(test)]
