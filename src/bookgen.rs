@@ -57,6 +57,7 @@ impl Options {
 pub const USAGE: &str = "\
 wuzi book build  [--tree FILE] [--ms MS] [--workers N] [--positions N] [--minutes M]
                  [--width K] [--max-ply P]      grow the searched tree (resumable)
+                 [--seed 'MOVES;MOVES']         search these lines' positions first
 wuzi book prove  [--proof FILE] [--from MOVES] [--secs S] [--nodes N] [--width K]
                  [--max-ply P] [--vct-nodes N]  proof-number search that black wins
 wuzi book prove  --from-tree FILE [--secs-each S] ...   prove each position the
@@ -206,6 +207,25 @@ fn build(o: &Options) -> Result<(), String> {
     let args = format!("build --ms {ms} --width {width} --max-ply {max_ply}");
     if !read_lines(&path).iter().any(|l| l == &command_comment(&args)) {
         append(&path, &[command_comment(&args)]).map_err(|e| format!("{path}: {e}"))?;
+    }
+    // Lines seen in games (`--seed 'MOVES;MOVES'`): each line's positions are searched first,
+    // so that the book reaches them.
+    let tree = load_tree(&path);
+    for seed in o.text("seed", "").split(';').filter(|t| !t.trim().is_empty()) {
+        let moves = parse_moves(seed)?;
+        for n in 0..=moves.len() {
+            let b = board_after(StartPos::Center4, &moves[..n])?;
+            if tree.contains_key(&canonical(&b).0) || b.last_move_won() {
+                continue;
+            }
+            let s = search_one(&moves[..n], ms).ok_or("no move to search")?;
+            eprintln!("book build: seed {} -> {} score {}", moves_text(&s.moves), s.best, s.score);
+            append(
+                &path,
+                &[command_comment(&format!("build --ms {ms} --seed '{seed}'")), tree_line(&s)],
+            )
+            .map_err(|e| format!("{path}: {e}"))?;
+        }
     }
     let started = Instant::now();
     let mut done = 0;

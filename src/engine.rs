@@ -295,6 +295,7 @@ mod tests {
     #[test]
     fn a_panicking_search_is_answered_by_the_safety_net() {
         let mut engine = Engine::new(1);
+        // The book would answer the start without searching.
         engine.set_book(false);
         engine.set_fault(Fault::SearchPanic);
         let clock = WallClock::new();

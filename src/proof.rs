@@ -409,10 +409,9 @@ impl Prover {
 }
 
 fn num(n: u32) -> String {
-    if n >= INF {
-        "inf".into()
-    } else {
-        n.to_string()
+    match n {
+        INF.. => "inf".into(),
+        _ => n.to_string(),
     }
 }
 
