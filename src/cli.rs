@@ -34,8 +34,8 @@ options:
   --board / --no-board      draw the board as DEBUG lines after each move
                             (default: on when stdin is a terminal)
   --quiet                   no search summary after each move
-  --ponder / --no-ponder    think on the opponent's time, or not (off by default: 40 games
-                            showed no gain; never with a fixed --depth/--nodes/--movetime)
+  --ponder / --no-ponder    think on the opponent's time, or not (on by default; never
+                            with a fixed --depth/--nodes/--movetime)
   --no-book                 never play the opening book's moves (judge start only)
   --safety-net              answer with the instant safety-net chooser alone (weak; a
                             sparring partner for matches and tests)
