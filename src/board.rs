@@ -6,6 +6,7 @@
 //! 15×15 fits in 256 points; points outside the playing size are walls.
 
 use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
+use crate::features::{LearnedState, GRID_POINTS};
 use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
 
 /// Largest playing size.
@@ -16,6 +17,7 @@ pub const MIN_SIZE: usize = 5;
 pub const STRIDE: usize = 16;
 /// Points in the grid.
 pub const NUM_POINTS: usize = STRIDE * STRIDE;
+const _: () = assert!(GRID_POINTS == NUM_POINTS, "features must know the grid");
 /// The judge's board size.
 pub const DEFAULT_SIZE: usize = 12;
 
@@ -130,7 +132,7 @@ pub struct Board {
     codes: [[u16; NUM_POINTS]; 4],
     quads: [[u16; NUM_POINTS]; 2],
     counts: [[u16; NUM_COMBOS]; 2],
-    values: [i32; 2],
+    learned: LearnedState,
     key: u64,
     side: Color,
     history: Vec<Undo>,
@@ -166,7 +168,7 @@ impl Board {
             codes: [[0; NUM_POINTS]; 4],
             quads: [[0; NUM_POINTS]; 2],
             counts: [[0; NUM_COMBOS]; 2],
-            values: [0; 2],
+            learned: LearnedState::new(),
             key: 0,
             side: Color::Black,
             history: Vec::with_capacity(NUM_POINTS),
@@ -193,7 +195,7 @@ impl Board {
     fn rebuild_derived(&mut self) {
         self.codes = [[0; NUM_POINTS]; 4];
         self.counts = [[0; NUM_COMBOS]; 2];
-        self.values = [0; 2];
+        self.learned.clear_sums();
         self.playable = [0; 4];
         for p in self.points() {
             for d in 0..4 {
@@ -211,6 +213,7 @@ impl Board {
             for s in 0..2 {
                 self.quads[s][p.idx()] = self.quad_from_codes(p, s);
             }
+            self.learned.set_point(p.idx(), [0, 1, 2, 3].map(|d| self.codes[d][p.idx()]));
             if self.cells[p.idx()] == EMPTY {
                 self.add_point(p);
             }
@@ -230,16 +233,16 @@ impl Board {
         for s in 0..2 {
             let q = self.quads[s][p.idx()] as usize;
             self.counts[s][self.tables.combo[q] as usize] += 1;
-            self.values[s] += self.tables.value[q];
         }
+        self.learned.add_point(p.idx());
     }
 
     fn remove_point(&mut self, p: Pos) {
         for s in 0..2 {
             let q = self.quads[s][p.idx()] as usize;
             self.counts[s][self.tables.combo[q] as usize] -= 1;
-            self.values[s] -= self.tables.value[q];
         }
+        self.learned.remove_point(p.idx());
     }
 
     /// Puts or lifts a stone of `cell` (0 to lift) at `p` and updates everything derived.
@@ -277,6 +280,7 @@ impl Board {
             for s in 0..2 {
                 self.quads[s][i] = self.quad_from_codes(p, s);
             }
+            self.learned.set_point(i, [0, 1, 2, 3].map(|d| self.codes[d][i]));
             self.add_point(p);
         }
     }
@@ -292,10 +296,10 @@ impl Board {
                 let (o, n) = (old as usize, new as usize);
                 self.counts[s][self.tables.combo[o] as usize] -= 1;
                 self.counts[s][self.tables.combo[n] as usize] += 1;
-                self.values[s] += self.tables.value[n] - self.tables.value[o];
                 self.quads[s][q] = new;
             }
         }
+        self.learned.refresh(q, d, code);
     }
 
     /// Plays the side to move's stone at `p` (which must be empty and on the board).
@@ -424,9 +428,15 @@ impl Board {
     pub fn combo_count_at_least(&self, color: Color, combo: Combo) -> u16 {
         self.counts[color.idx()][combo as usize..].iter().sum()
     }
-    /// Sum of `color`'s point values over the empty points.
-    pub fn value_sum(&self, color: Color) -> i32 {
-        self.values[color.idx()]
+    /// The learned per-point features and evaluation sums (see `crate::features`).
+    #[inline]
+    pub fn learned(&self) -> &LearnedState {
+        &self.learned
+    }
+    /// The learned feature of a stone of `color` at empty `p`.
+    #[inline]
+    pub fn feature(&self, p: Pos, color: Color) -> usize {
+        self.learned.feature(p.idx(), color.idx())
     }
     /// Whether a stone of `color` at empty `p` makes five or more.
     #[inline]
@@ -497,9 +507,8 @@ impl Board {
         if fresh.counts != self.counts {
             return Err(format!("combo counts differ: {:?} vs {:?}", self.counts, fresh.counts));
         }
-        if fresh.values != self.values {
-            return Err(format!("value sums differ: {:?} vs {:?}", self.values, fresh.values));
-        }
+        let empties = self.points().filter(|&p| self.is_empty(p)).map(|p| p.idx());
+        self.learned.agrees(&fresh.learned, empties)?;
         for w in 0..4 {
             if self.stones[0][w] & self.stones[1][w] != 0 {
                 return Err("a point holds two stones".into());
@@ -593,7 +602,8 @@ mod tests {
     #[test]
     fn make_and_unmake_restore_everything() {
         let mut b = Board::with_start(12, StartPos::Center4);
-        let before = (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White));
+        let sums = |b: &Board| [0, 1].map(|s| [0, 1].map(|r| b.learned().sum(s, r)));
+        let before = (b.key(), sums(&b));
         for (r, c) in [(4, 7), (7, 4), (3, 8), (0, 0), (11, 11)] {
             b.make(Pos::new(r, c));
             b.verify().unwrap();
@@ -602,7 +612,7 @@ mod tests {
             b.unmake();
             b.verify().unwrap();
         }
-        assert_eq!(before, (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White)));
+        assert_eq!(before, (b.key(), sums(&b)));
     }
 
     #[test]
