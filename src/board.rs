@@ -288,10 +288,15 @@ impl Board {
     #[inline]
     fn refresh(&mut self, q: usize, d: usize) {
         let code = self.codes[d][q] as usize;
+        let both = &self.learned.tables().pattern_class;
         for s in 0..2 {
+            let byte = both[s][code];
+            // The class refines the pattern: an unchanged class leaves the pattern as it was.
+            if !self.learned.set_class(q, d, s, byte >> 3) {
+                continue;
+            }
             let old = self.quads[s][q];
-            let pat = self.tables.line[s][code] as u16;
-            let new = (old & !(7 << (3 * d))) | (pat << (3 * d));
+            let new = (old & !(7 << (3 * d))) | (((byte & 7) as u16) << (3 * d));
             if new != old {
                 let (o, n) = (old as usize, new as usize);
                 self.counts[s][self.tables.combo[o] as usize] -= 1;
@@ -299,7 +304,6 @@ impl Board {
                 self.quads[s][q] = new;
             }
         }
-        self.learned.refresh(q, d, code);
     }
 
     /// Plays the side to move's stone at `p` (which must be empty and on the board).

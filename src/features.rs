@@ -81,15 +81,18 @@ pub struct FeatureTables {
     /// `class[side][code]`: the line class of a stone of `side` on a point with line code
     /// `code`.
     pub class: [Box<[u8]>; 2],
+    /// `pattern_class[side][code]`: the line's `pattern::Pattern` in bits 0..3 and its class
+    /// in bits 3..7, so that the board's update needs one look-up for both.
+    pub pattern_class: [Box<[u8; NUM_CODES]>; 2],
     /// `feature[fquad]`: the feature of four packed classes (4 bits a line).
-    pub feature: Box<[u16]>,
+    pub feature: Box<[u16; NUM_FQUADS]>,
     /// `classes[feature]`: the four classes of a feature, sorted.
     pub classes: Box<[[u8; 4]]>,
     /// `eval[feature]`: the value when the feature's side is to move, and when it is not.
-    pub eval: Box<[[i32; 2]]>,
+    pub eval: Box<[[i32; 2]; NUM_FEATURES]>,
     /// `policy[feature]`: the move-ordering value as the mover's own feature, and as the
     /// opponent's.
-    pub policy: Box<[[i32; 2]]>,
+    pub policy: Box<[[i32; 2]; NUM_FEATURES]>,
 }
 
 /// The tables, built on first use.
@@ -107,6 +110,12 @@ fn build() -> FeatureTables {
             *entry = by_ternary[crate::pattern::ternary_index(code as u16, side)];
         }
     }
+    let patterns = &crate::pattern::tables().line;
+    let pattern_class = [0, 1].map(|s: usize| {
+        let v: Vec<u8> =
+            (0..NUM_CODES).map(|code| patterns[s][code] | class[s][code] << 3).collect();
+        fixed(v)
+    });
     // Number the sorted multisets in lexicographic order.
     let mut classes = Vec::with_capacity(NUM_FEATURES);
     for a in 0..NUM_CLASSES as u8 {
@@ -129,9 +138,25 @@ fn build() -> FeatureTables {
         *slot = classes.binary_search(&four).expect("a sorted multiset") as u16;
     }
     let w = &crate::weights::FEATURE_WEIGHTS;
-    let eval = w.iter().map(|r| [r[0] as i32, r[1] as i32]).collect();
-    let policy = w.iter().map(|r| [r[2] as i32, r[3] as i32]).collect();
-    FeatureTables { class, feature, classes: classes.into_boxed_slice(), eval, policy }
+    let eval = fixed(w.iter().map(|r| [r[0] as i32, r[1] as i32]).collect());
+    let policy = fixed(w.iter().map(|r| [r[2] as i32, r[3] as i32]).collect());
+    FeatureTables {
+        class,
+        pattern_class,
+        feature: fixed(feature.into_vec()),
+        classes: classes.into_boxed_slice(),
+        eval,
+        policy,
+    }
+}
+
+/// A vector of exactly `N` items as a boxed array: indexing it with a `u16` (or by a
+/// feature) then needs no bounds check in the board's update loop.
+fn fixed<T, const N: usize>(v: Vec<T>) -> Box<[T; N]> {
+    match v.into_boxed_slice().try_into() {
+        Ok(a) => a,
+        Err(_) => panic!("table of the wrong size"),
+    }
 }
 
 /// The four classes packed in `fquad`, line 0 first.
@@ -197,21 +222,23 @@ impl LearnedState {
         }
     }
 
-    /// Empty point `q`'s line `d` now has code `code`: updates its classes and the sums.
+    /// Empty point `q`'s line `d` has class `class` for side `s` now: updates its classes and
+    /// the sums. Returns whether the class changed (if not, neither did the line's pattern,
+    /// which the class refines).
     #[inline]
-    pub fn refresh(&mut self, q: usize, d: usize, code: usize) {
+    pub fn set_class(&mut self, q: usize, d: usize, s: usize, class: u8) -> bool {
         let t = self.tables;
-        for s in 0..2 {
-            let old = self.fquads[s][q];
-            let new = (old & !(15 << (4 * d))) | ((t.class[s][code] as u16) << (4 * d));
-            if new != old {
-                let o = t.eval[t.feature[old as usize] as usize];
-                let n = t.eval[t.feature[new as usize] as usize];
-                self.sums[s][0] += n[0] - o[0];
-                self.sums[s][1] += n[1] - o[1];
-                self.fquads[s][q] = new;
-            }
+        let old = self.fquads[s][q];
+        let new = (old & !(15 << (4 * d))) | ((class as u16) << (4 * d));
+        if new == old {
+            return false;
         }
+        let o = t.eval[t.feature[old as usize] as usize];
+        let n = t.eval[t.feature[new as usize] as usize];
+        self.sums[s][0] += n[0] - o[0];
+        self.sums[s][1] += n[1] - o[1];
+        self.fquads[s][q] = new;
+        true
     }
 
     /// The feature of a stone of side `s` (0 black, 1 white) at empty point `q`.
@@ -305,5 +332,12 @@ mod tests {
         assert_eq!(a, t.feature[pack([1, 0, 8, 3]) as usize]);
         assert_eq!(t.classes[a as usize], [0, 1, 3, 8]);
         assert_eq!(t.feature[0], 0);
+        for s in 0..2 {
+            for code in 0..NUM_CODES {
+                let both = t.pattern_class[s][code];
+                assert_eq!(both & 7, crate::pattern::tables().line[s][code]);
+                assert_eq!(both >> 3, t.class[s][code]);
+            }
+        }
     }
 }
