@@ -289,8 +289,8 @@ impl Board {
     fn refresh(&mut self, q: usize, d: usize) {
         let code = self.codes[d][q] as usize;
         let both = &self.learned.tables().pattern_class;
-        for s in 0..2 {
-            let byte = both[s][code];
+        for (s, table) in both.iter().enumerate() {
+            let byte = table[code];
             // The class refines the pattern: an unchanged class leaves the pattern as it was.
             if !self.learned.set_class(q, d, s, byte >> 3) {
                 continue;

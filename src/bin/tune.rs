@@ -58,11 +58,11 @@ impl Model {
     fn backprop(&self, g_w: &[f64], g_bias: f64, l2: f64, l2_lines: f64) -> Model {
         let classes = &feature_tables().classes;
         let mut g = Model::new();
-        for i in 0..2 * NUM_FEATURES {
+        for (i, &gw) in g_w.iter().enumerate() {
             let (role, f) = (i / NUM_FEATURES, i % NUM_FEATURES);
-            g.resid[i] = g_w[i] + l2 * self.resid[i];
+            g.resid[i] = gw + l2 * self.resid[i];
             for &c in classes[f].iter() {
-                g.lines[role * NUM_CLASSES + c as usize] += g_w[i];
+                g.lines[role * NUM_CLASSES + c as usize] += gw;
             }
         }
         for (gl, l) in g.lines.iter_mut().zip(&self.lines) {
@@ -245,7 +245,7 @@ fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (f64,
         top += top_share(&logits, chosen);
         if let Some(g) = grad.as_deref_mut() {
             for (j, c) in set.cands[a..b].iter().enumerate() {
-                let p = (logits[j] - max).exp() / z - f64::from(j == chosen as usize);
+                let p = (logits[j] - max).exp() / z - f64::from(j == chosen);
                 let d = p / n as f64;
                 g[c[0] as usize] += d;
                 g[NUM_FEATURES + c[1] as usize] += d;
