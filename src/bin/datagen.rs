@@ -12,7 +12,8 @@
 //! position labelled with the game's result and the searched move. A game ends at a five, a
 //! full board, or when the search proves a win (its score says so), which then decides it.
 //!
-//! Usage: `datagen --games N --nodes N --seed S --threads T --openings FILE --out FILE`.
+//! Usage: `datagen --games N --nodes N --seed S --threads T --openings FILE --out FILE
+//! [--soft-ms MS]`.
 //! Each game starts with fresh tables and its own seeded generator, so the set of lines
 //! depends only on the arguments, not on the threads.
 
@@ -50,6 +51,7 @@ struct Options {
     threads: usize,
     openings: Option<String>,
     out: String,
+    soft_ms: u64,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -60,6 +62,7 @@ fn parse_args() -> Result<Options, String> {
         threads: 1,
         openings: None,
         out: "data/games.txt".into(),
+        soft_ms: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -71,6 +74,7 @@ fn parse_args() -> Result<Options, String> {
             "--threads" => o.threads = val()?.parse().map_err(|_| "bad --threads")?,
             "--openings" => o.openings = Some(val()?),
             "--out" => o.out = val()?,
+            "--soft-ms" => o.soft_ms = val()?.parse().map_err(|_| "bad --soft-ms")?,
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -110,7 +114,7 @@ fn random_opening(rng: &mut Rng) -> Vec<Pos> {
 }
 
 /// Plays one game from `opening`; returns the result letter and every move.
-fn play(searcher: &mut Searcher, opening: &[Pos], nodes: u64) -> (char, Vec<Pos>) {
+fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<Pos>) {
     let mut board = Board::with_start(12, StartPos::Center4);
     for &p in opening {
         board.make(p);
@@ -125,7 +129,7 @@ fn play(searcher: &mut Searcher, opening: &[Pos], nodes: u64) -> (char, Vec<Pos>
             return ('D', moves);
         }
         let me = board.side_to_move();
-        let report = searcher.think(&mut board, Limits::nodes(nodes), &clock, &stop, &mut |_| {});
+        let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
         let Some(p) = report.best else { return ('D', moves) };
         board.make(p);
         moves.push(p);
@@ -169,7 +173,14 @@ fn main() {
     let workers: Vec<_> = (0..o.threads.max(1))
         .map(|_| {
             let (out, next, book) = (out.clone(), next.clone(), book.clone());
-            let (games, nodes, seed) = (o.games, o.nodes, o.seed);
+            let (games, seed) = (o.games, o.seed);
+            let mut limits = Limits::nodes(o.nodes);
+            if o.soft_ms > 0 {
+                // The root's threat solvers are bounded by their own node budgets, far above a
+                // small search's, and by a share of the soft limit: a soft limit keeps them
+                // from dominating the time (at the price of exact repeatability).
+                limits.soft = Some(std::time::Duration::from_millis(o.soft_ms));
+            }
             std::thread::spawn(move || {
                 let mut searcher = Searcher::new(16);
                 loop {
@@ -186,7 +197,7 @@ fn main() {
                     } else {
                         random_opening(&mut rng)
                     };
-                    let (result, moves) = play(&mut searcher, &opening, nodes);
+                    let (result, moves) = play(&mut searcher, &opening, limits);
                     let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
                     let mut w = out.lock().expect("output lock");
                     let _ = writeln!(w, "{g} {result} {} {}", opening.len(), line.join(" "));
