@@ -215,26 +215,28 @@ mod tests {
     }
 
     #[test]
-    fn the_policy_prefers_making_an_open_four() {
-        // Black to move with an open three: extending it to an open four is the move.
+    fn the_policy_prefers_shape_to_empty_space() {
+        // Black to move: making an open three from the open two beats a move in empty space
+        // and one that caps the own two at a wall.
         let b = board(
             "
             . . . . . . . . . . . .
             . . . . . . . . . . . .
             . . . . . . . . . . . .
             . . . . . . . . . . . .
-            . . . . X X X . . . . .
+            . . . . . X X . . . . .
             . . . . . . . . . . . .
-            . . . . . O . . . . . .
             . . . . . . O . . . . .
-            . . . . . . . . O . . .
+            . . . . . . . O . . . .
+            . . . . . . . . . . . .
             . . . . . . . . . . . .
             . . . . . . . . . . . .
             . . . . . . . . . . . .",
         );
         assert_eq!(b.side_to_move(), Color::Black);
-        let best = b.candidates().max_by_key(|&p| move_score(&b, p)).unwrap();
-        assert!(best == Pos::new(4, 3) || best == Pos::new(4, 7), "{best}");
+        let three = move_score(&b, Pos::new(4, 7));
+        assert!(three > move_score(&b, Pos::new(2, 2)), "{three}");
+        assert!(three > move_score(&b, Pos::new(2, 9)), "{three}");
     }
 
     #[test]

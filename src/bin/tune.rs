@@ -5,8 +5,8 @@
 //! - the evaluation, Texel-style: `sigmoid(eval)` against the game's result from the side to
 //!   move's view (1 win, 1/2 draw, 0 loss), log loss, on quiet positions (no five to make for
 //!   either side, no open four or double four for the side to move);
-//! - the policy: a softmax over the quiet candidates of every position, against the move the
-//!   search chose there.
+//! - the policy: a softmax over the candidates the search would order (`movegen::generate`:
+//!   quiet positions and answers to open threes), against the move the search chose there.
 //!
 //! Each feature's weight is the sum of its four line classes' weights plus a residual of its
 //! own; both get an L2 penalty, the residual a stronger one, so rare combinations fall back
@@ -15,7 +15,9 @@
 //! `src/weights.rs`, scaled by `params::EVAL_SCALE` and `params::POLICY_SCALE`.
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
-//! [--out FILE] [--command TEXT]`.
+//! [--policy-epochs N] [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT]`
+//! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
+//! `--command` is the text the weights file's header gives as the way to regenerate it).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -172,7 +174,11 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
                 }
                 eval.result.push(y);
             }
-            if generate(&board, &mut list) == Threat::Quiet && list.len() >= 2 {
+            // The positions the search orders moves in: it stops earlier where the mover has
+            // a five or an open four to make.
+            let searched = board.combo_count(me, Combo::Five) == 0
+                && board.combo_count(me, Combo::FlexFour) == 0;
+            if searched && generate(&board, &mut list) != Threat::BlockFour && list.len() >= 2 {
                 if let Some(chosen) = list.iter().position(|m| m.pos == mv) {
                     policy.start.push(policy.cands.len());
                     for m in &list {
@@ -270,6 +276,9 @@ struct Options {
     lr: f64,
     l2: f64,
     l2_lines: f64,
+    policy_epochs: usize,
+    policy_lr: f64,
+    policy_l2: f64,
     command: String,
 }
 
@@ -281,6 +290,9 @@ fn parse_args() -> Result<Options, String> {
         lr: 0.02,
         l2: 1e-4,
         l2_lines: 1e-6,
+        policy_epochs: 400,
+        policy_lr: 0.02,
+        policy_l2: 1e-4,
         command: String::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -293,6 +305,11 @@ fn parse_args() -> Result<Options, String> {
             "--lr" => o.lr = val()?.parse().map_err(|_| "bad --lr")?,
             "--l2" => o.l2 = val()?.parse().map_err(|_| "bad --l2")?,
             "--l2-lines" => o.l2_lines = val()?.parse().map_err(|_| "bad --l2-lines")?,
+            "--policy-epochs" => {
+                o.policy_epochs = val()?.parse().map_err(|_| "bad --policy-epochs")?
+            }
+            "--policy-lr" => o.policy_lr = val()?.parse().map_err(|_| "bad --policy-lr")?,
+            "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--command" => o.command = val()?,
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -361,19 +378,19 @@ fn main() {
         100.0 * old_top
     );
     let mut model = Model::new();
-    let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.lr };
-    for epoch in 0..=o.epochs {
+    let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.policy_lr };
+    for epoch in 0..=o.policy_epochs {
         let w = model.weights();
         let mut g = vec![0.0; 2 * NUM_FEATURES];
         let (train, _) = policy_pass(&pt, &w, Some(&mut g));
-        if epoch % 50 == 0 || epoch == o.epochs {
+        if epoch % 50 == 0 || epoch == o.policy_epochs {
             let (val, top) = policy_pass(&pv, &w, None);
             println!(
                 "policy epoch {epoch:4}: train {train:.4} validation {val:.4} top-1 {:.1}%",
                 100.0 * top
             );
         }
-        let grad = model.backprop(&g, 0.0, o.l2, o.l2_lines);
+        let grad = model.backprop(&g, 0.0, o.policy_l2, o.l2_lines);
         adam.step(&mut model, &grad);
     }
     let pol_w = model.weights();
