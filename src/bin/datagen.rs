@@ -3,11 +3,12 @@
 //! of an openings file and random ones), both colours, and writes one game a line:
 //!
 //! ```text
-//! <game> <result> <opening plies> <move> <move> ...
+//! <game> <result> <opening plies> <move> <move> ... | <score> <score> ...
 //! ```
 //!
 //! `game` is the game's number (lines come in any order with threads), `result` is `B` (black won), `W` (white won) or `D` (draw), moves are `row,col` from the
-//! judge's four start stones, black first. The first `opening plies` moves are the opening;
+//! judge's four start stones, black first; after the `|`, the search's score (for the side
+//! that moved) of every move after the opening. The first `opening plies` moves are the opening;
 //! every later move is the one the search chose, so each prefix of a game is a training
 //! position labelled with the game's result and the searched move. A game ends at a five, a
 //! full board, or when the search proves a win (its score says so), which then decides it.
@@ -113,34 +114,34 @@ fn random_opening(rng: &mut Rng) -> Vec<Pos> {
     }
 }
 
-/// Plays one game from `opening`; returns the result letter and every move.
-fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<Pos>) {
+/// Plays one game from `opening`; returns the result letter, every move, and the search's
+/// score of every move after the opening.
+fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<Pos>, Vec<i32>) {
     let mut board = Board::with_start(12, StartPos::Center4);
     for &p in opening {
         board.make(p);
     }
     let mut moves = opening.to_vec();
+    let mut scores = Vec::new();
     let stop = AtomicBool::new(false);
     let clock = WallClock::new();
     searcher.reset();
     let winner = |c: Color| if c == Color::Black { 'B' } else { 'W' };
     loop {
         if board.is_full() {
-            return ('D', moves);
+            return ('D', moves, scores);
         }
         let me = board.side_to_move();
         let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
-        let Some(p) = report.best else { return ('D', moves) };
+        let Some(p) = report.best else { return ('D', moves, scores) };
         board.make(p);
         moves.push(p);
-        if board.last_move_won() {
-            return (winner(me), moves);
-        }
-        if report.score > WIN_BOUND {
-            return (winner(me), moves);
+        scores.push(report.score);
+        if board.last_move_won() || report.score > WIN_BOUND {
+            return (winner(me), moves, scores);
         }
         if report.score < -WIN_BOUND {
-            return (winner(me.opp()), moves);
+            return (winner(me.opp()), moves, scores);
         }
     }
 }
@@ -197,10 +198,17 @@ fn main() {
                     } else {
                         random_opening(&mut rng)
                     };
-                    let (result, moves) = play(&mut searcher, &opening, limits);
+                    let (result, moves, scores) = play(&mut searcher, &opening, limits);
                     let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                    let scores: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
                     let mut w = out.lock().expect("output lock");
-                    let _ = writeln!(w, "{g} {result} {} {}", opening.len(), line.join(" "));
+                    let _ = writeln!(
+                        w,
+                        "{g} {result} {} {} | {}",
+                        opening.len(),
+                        line.join(" "),
+                        scores.join(" ")
+                    );
                     let _ = w.flush();
                 }
             })
