@@ -26,7 +26,7 @@ use wuzi::bench::parse_moves;
 use wuzi::board::{Board, Color, StartPos};
 use wuzi::features::{feature_tables, NUM_CLASSES, NUM_FEATURES};
 use wuzi::movegen::{generate, Threat};
-use wuzi::params::{EVAL_SCALE, POLICY_SCALE};
+use wuzi::params::{EVAL_SCALE, POLICY_SCALE, WIN_BOUND};
 use wuzi::pattern::Combo;
 
 /// Parameters of one model: a residual per (role, feature), a weight per (role, class), and
@@ -109,7 +109,13 @@ struct EvalSet {
     start: Vec<usize>,
     index: Vec<u16>,
     count: Vec<f32>,
+    /// The training target: the result, or a blend of it and the search's score.
     result: Vec<f64>,
+    /// The game's result from the side to move's view.
+    outcome: Vec<f64>,
+    /// The search's score for the side to move (NaN where none was recorded or it was a
+    /// proven win or loss).
+    score: Vec<f64>,
 }
 
 /// Policy samples: the candidates' features (own, opponent's) and the chosen candidate.
@@ -138,10 +144,15 @@ fn load(paths: &[String]) -> Result<Vec<(u64, String)>, String> {
 
 /// Replays one game line into the sets.
 fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), String> {
-    let mut words = line.split_whitespace().skip(1);
+    let (game, scores) = line.split_once('|').unwrap_or((line, ""));
+    let mut words = game.split_whitespace().skip(1);
     let result = words.next().ok_or("no result")?;
     let opening: usize = words.next().and_then(|w| w.parse().ok()).ok_or("no opening")?;
     let moves = parse_moves(&words.collect::<Vec<_>>().join(" "))?;
+    let scores: Vec<i32> = scores
+        .split_whitespace()
+        .map(|w| w.parse().map_err(|_| "bad score"))
+        .collect::<Result<_, _>>()?;
     let black_score = match result {
         "B" => 1.0,
         "W" => 0.0,
@@ -173,6 +184,9 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
                     eval.count.push(v);
                 }
                 eval.result.push(y);
+                eval.outcome.push(y);
+                let score = scores.get(ply - opening).copied().filter(|s| s.abs() < WIN_BOUND);
+                eval.score.push(score.map_or(f64::NAN, f64::from));
             }
             // The positions the search orders moves in: it stops earlier where the mover has
             // a five or an open four to make.
@@ -202,13 +216,36 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
     Ok(())
 }
 
+/// The K of `sigmoid(score / K)` (a multiple of 10) that best predicts the outcomes of the
+/// positions with a recorded search score.
+fn fit_k(set: &EvalSet) -> f64 {
+    let loss = |k: f64| {
+        let mut sum = 0.0;
+        for (s, y) in set.score.iter().zip(&set.outcome).filter(|(s, _)| !s.is_nan()) {
+            let p = sigmoid(s / k).clamp(1e-12, 1.0 - 1e-12);
+            sum -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        }
+        sum
+    };
+    (1..=200)
+        .map(|i| 10.0 * i as f64)
+        .min_by(|&a, &b| loss(a).total_cmp(&loss(b)))
+        .unwrap_or(EVAL_SCALE)
+}
+
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
 /// Mean log loss of the evaluation on `set`; with `grad`, adds the gradient over the
 /// effective weights and returns the bias gradient too.
-fn eval_pass(set: &EvalSet, w: &[f64], bias: f64, grad: Option<&mut Vec<f64>>) -> (f64, f64) {
+fn eval_pass(
+    set: &EvalSet,
+    targets: &[f64],
+    w: &[f64],
+    bias: f64,
+    grad: Option<&mut Vec<f64>>,
+) -> (f64, f64) {
     let n = set.result.len();
     let mut loss = 0.0;
     let mut g_bias = 0.0;
@@ -218,7 +255,7 @@ fn eval_pass(set: &EvalSet, w: &[f64], bias: f64, grad: Option<&mut Vec<f64>>) -
         let z: f64 =
             bias + (a..b).map(|k| w[set.index[k] as usize] * set.count[k] as f64).sum::<f64>();
         let p = sigmoid(z).clamp(1e-12, 1.0 - 1e-12);
-        let y = set.result[s];
+        let y = targets[s];
         loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
         if let Some(g) = grad.as_deref_mut() {
             let d = (p - y) / n as f64;
@@ -276,6 +313,7 @@ struct Options {
     lr: f64,
     l2: f64,
     l2_lines: f64,
+    lambda: f64,
     policy_epochs: usize,
     policy_lr: f64,
     policy_l2: f64,
@@ -290,6 +328,7 @@ fn parse_args() -> Result<Options, String> {
         lr: 0.02,
         l2: 1e-4,
         l2_lines: 1e-6,
+        lambda: 1.0,
         policy_epochs: 400,
         policy_lr: 0.02,
         policy_l2: 1e-4,
@@ -305,6 +344,7 @@ fn parse_args() -> Result<Options, String> {
             "--lr" => o.lr = val()?.parse().map_err(|_| "bad --lr")?,
             "--l2" => o.l2 = val()?.parse().map_err(|_| "bad --l2")?,
             "--l2-lines" => o.l2_lines = val()?.parse().map_err(|_| "bad --l2-lines")?,
+            "--lambda" => o.lambda = val()?.parse().map_err(|_| "bad --lambda")?,
             "--policy-epochs" => {
                 o.policy_epochs = val()?.parse().map_err(|_| "bad --policy-epochs")?
             }
@@ -350,6 +390,38 @@ fn main() {
         pt.chosen.len(),
         pv.chosen.len()
     );
+    // Texel's K for the recorded search scores: the scale that best predicts the results.
+    let k = fit_k(&et);
+    let with_score: Vec<usize> = (0..ev.score.len()).filter(|&i| !ev.score[i].is_nan()).collect();
+    let search_loss = with_score
+        .iter()
+        .map(|&i| {
+            let (p, y) = (sigmoid(ev.score[i] / k).clamp(1e-12, 1.0 - 1e-12), ev.outcome[i]);
+            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+        })
+        .sum::<f64>()
+        / with_score.len().max(1) as f64;
+    println!(
+        "search scores: sigmoid(score / {k}) fits the results best (validation log loss \
+         {search_loss:.4} on {} positions); blend lambda {}",
+        with_score.len(),
+        o.lambda
+    );
+    for set in [&mut et, &mut ev] {
+        for i in 0..set.result.len() {
+            if !set.score[i].is_nan() {
+                set.result[i] =
+                    o.lambda * set.outcome[i] + (1.0 - o.lambda) * sigmoid(set.score[i] / k);
+            }
+        }
+    }
+    let mean_outcome = ev.outcome.iter().sum::<f64>() / ev.outcome.len().max(1) as f64;
+    let base_outcome = ev
+        .outcome
+        .iter()
+        .map(|y| -(y * mean_outcome.ln() + (1.0 - y) * (1.0 - mean_outcome).ln()))
+        .sum::<f64>()
+        / ev.outcome.len().max(1) as f64;
     let mean = et.result.iter().sum::<f64>() / et.result.len().max(1) as f64;
     let base = -(mean * mean.ln() + (1.0 - mean) * (1.0 - mean).ln());
     println!("eval baseline (constant prediction {mean:.3}): log loss {base:.4}");
@@ -359,9 +431,9 @@ fn main() {
     for epoch in 0..=o.epochs {
         let w = model.weights();
         let mut g = vec![0.0; 2 * NUM_FEATURES];
-        let (train, g_bias) = eval_pass(&et, &w, model.bias, Some(&mut g));
+        let (train, g_bias) = eval_pass(&et, &et.result, &w, model.bias, Some(&mut g));
         if epoch % 50 == 0 || epoch == o.epochs {
-            let (val, _) = eval_pass(&ev, &w, model.bias, None);
+            let (val, _) = eval_pass(&ev, &ev.result, &w, model.bias, None);
             println!("eval epoch {epoch:4}: train {train:.4} validation {val:.4}");
         }
         let grad = model.backprop(&g, g_bias, o.l2, o.l2_lines);
@@ -369,8 +441,10 @@ fn main() {
     }
     let eval_w = model.weights();
     let eval_bias = model.bias;
-    let (eval_train, _) = eval_pass(&et, &eval_w, eval_bias, None);
-    let (eval_val, _) = eval_pass(&ev, &eval_w, eval_bias, None);
+    let (eval_train, _) = eval_pass(&et, &et.result, &eval_w, eval_bias, None);
+    let (eval_val, _) = eval_pass(&ev, &ev.result, &eval_w, eval_bias, None);
+    // The Texel measure proper: the validation loss against the game results alone.
+    let (eval_val_outcome, _) = eval_pass(&ev, &ev.outcome, &eval_w, eval_bias, None);
     // The policy.
     let old_top = pv.old_top.iter().sum::<f64>() / pv.old_top.len().max(1) as f64;
     println!(
@@ -398,7 +472,8 @@ fn main() {
     let (pol_val, pol_top) = policy_pass(&pv, &pol_w, None);
     let summary = format!(
         "{} games; eval: {} train / {} validation positions, log loss {eval_train:.4} / \
-         {eval_val:.4} (constant: {base:.4}); policy: {} / {} positions, softmax loss \
+         {eval_val:.4} (constant: {base:.4}), validation against the results alone \
+         {eval_val_outcome:.4} (constant: {base_outcome:.4}); policy: {} / {} positions, softmax loss \
          {pol_train:.4} / {pol_val:.4}, validation top-1 {:.1}% (hand-set ordering {:.1}%)",
         games.len(),
         et.result.len(),
