@@ -116,6 +116,8 @@ struct EvalSet {
     /// The search's score for the side to move (NaN where none was recorded or it was a
     /// proven win or loss).
     score: Vec<f64>,
+    /// The hand-set evaluation this one replaces (a baseline).
+    old_eval: Vec<f64>,
 }
 
 /// Policy samples: the candidates' features (own, opponent's) and the chosen candidate.
@@ -183,6 +185,14 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
                     eval.index.push(k);
                     eval.count.push(v);
                 }
+                let sum = |c| {
+                    board
+                        .points()
+                        .filter(|&p| board.is_empty(p))
+                        .map(|p| board.point_value(p, c))
+                        .sum::<i32>()
+                };
+                eval.old_eval.push(f64::from(sum(me) * 10 - sum(opp) * 8) / 8.0);
                 eval.result.push(y);
                 eval.outcome.push(y);
                 let score = scores.get(ply - opening).copied().filter(|s| s.abs() < WIN_BOUND);
@@ -218,6 +228,24 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
 
 /// The K of `sigmoid(score / K)` (a multiple of 10) that best predicts the outcomes of the
 /// positions with a recorded search score.
+fn texel_loss(scores: &[f64], outcomes: &[f64], k: f64) -> f64 {
+    let mut sum = 0.0;
+    for (s, y) in scores.iter().zip(outcomes) {
+        let p = sigmoid(s / k).clamp(1e-12, 1.0 - 1e-12);
+        sum -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+    }
+    sum / scores.len().max(1) as f64
+}
+
+fn fit_k_of(scores: &[f64], outcomes: &[f64]) -> f64 {
+    (1..=400)
+        .map(|i| 10.0 * i as f64)
+        .min_by(|&a, &b| {
+            texel_loss(scores, outcomes, a).total_cmp(&texel_loss(scores, outcomes, b))
+        })
+        .unwrap_or(EVAL_SCALE)
+}
+
 fn fit_k(set: &EvalSet) -> f64 {
     let loss = |k: f64| {
         let mut sum = 0.0;
@@ -391,6 +419,9 @@ fn main() {
         pv.chosen.len()
     );
     // Texel's K for the recorded search scores: the scale that best predicts the results.
+    let old_k = fit_k_of(&et.old_eval, &et.outcome);
+    let old_loss = texel_loss(&ev.old_eval, &ev.outcome, old_k);
+    println!("hand-set evaluation: K {old_k}, validation log loss {old_loss:.4}");
     let k = fit_k(&et);
     let with_score: Vec<usize> = (0..ev.score.len()).filter(|&i| !ev.score[i].is_nan()).collect();
     let search_loss = with_score
