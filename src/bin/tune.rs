@@ -130,6 +130,42 @@ struct PolicySet {
     old_top: Vec<f64>,
 }
 
+/// Ranking samples: the positions after the chosen move and after its strongest rivals (by
+/// the hand-set ordering), each as sparse counts from its own side to move's view. The
+/// evaluation should rank the chosen child best for the mover, i.e. lowest for its new side
+/// to move (comparison training, as in Bonanza).
+#[derive(Default)]
+struct RankSet {
+    /// Per position: its first child.
+    start: Vec<usize>,
+    /// Per child: its first count.
+    child: Vec<usize>,
+    index: Vec<u16>,
+    count: Vec<f32>,
+}
+
+/// Sparse (role, feature) counts of `board` from its side to move's view.
+fn counts_of(board: &Board, counts: &mut HashMap<u16, f32>) -> Vec<(u16, f32)> {
+    let me = board.side_to_move();
+    counts.clear();
+    for p in board.points().filter(|&p| board.is_empty(p)) {
+        *counts.entry(board.feature(p, me) as u16).or_default() += 1.0;
+        *counts.entry((NUM_FEATURES + board.feature(p, me.opp())) as u16).or_default() += 1.0;
+    }
+    let mut entries: Vec<(u16, f32)> = counts.iter().map(|(&k, &v)| (k, v)).collect();
+    entries.sort_unstable_by_key(|e| e.0);
+    entries
+}
+
+/// Whether the search would evaluate `board` statically: no five to make for either side, no
+/// open four or double four for the side to move.
+fn quiet(board: &Board) -> bool {
+    let me = board.side_to_move();
+    board.combo_count(me, Combo::Five) == 0
+        && board.combo_count(me.opp(), Combo::Five) == 0
+        && board.combo_count(me, Combo::FlexFour) == 0
+}
+
 fn load(paths: &[String]) -> Result<Vec<(u64, String)>, String> {
     let mut games = Vec::new();
     for path in paths {
@@ -145,7 +181,13 @@ fn load(paths: &[String]) -> Result<Vec<(u64, String)>, String> {
 }
 
 /// Replays one game line into the sets.
-fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), String> {
+fn replay(
+    line: &str,
+    eval: &mut EvalSet,
+    policy: &mut PolicySet,
+    rank: &mut RankSet,
+    children: usize,
+) -> Result<(), String> {
     let (game, scores) = line.split_once('|').unwrap_or((line, ""));
     let mut words = game.split_whitespace().skip(1);
     let result = words.next().ok_or("no result")?;
@@ -168,18 +210,8 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
             let me = board.side_to_move();
             let opp = me.opp();
             let y = if me == Color::Black { black_score } else { 1.0 - black_score };
-            let quiet = board.combo_count(me, Combo::Five) == 0
-                && board.combo_count(opp, Combo::Five) == 0
-                && board.combo_count(me, Combo::FlexFour) == 0;
-            if quiet {
-                counts.clear();
-                for p in board.points().filter(|&p| board.is_empty(p)) {
-                    *counts.entry(board.feature(p, me) as u16).or_default() += 1.0;
-                    *counts.entry((NUM_FEATURES + board.feature(p, opp)) as u16).or_default() +=
-                        1.0;
-                }
-                let mut entries: Vec<(u16, f32)> = counts.iter().map(|(&k, &v)| (k, v)).collect();
-                entries.sort_unstable_by_key(|e| e.0);
+            if quiet(&board) {
+                let entries = counts_of(&board, &mut counts);
                 eval.start.push(eval.index.len());
                 for (k, v) in entries {
                     eval.index.push(k);
@@ -215,6 +247,32 @@ fn replay(line: &str, eval: &mut EvalSet, policy: &mut PolicySet) -> Result<(), 
                     let old = |p| 2 * board.point_value(p, me) + board.point_value(p, opp);
                     let scores: Vec<i32> = list.iter().map(|m| old(m.pos)).collect();
                     policy.old_top.push(top_share(&scores, chosen));
+                    // The chosen move first, then its strongest rivals.
+                    let mut rivals: Vec<usize> = (0..list.len()).filter(|&j| j != chosen).collect();
+                    rivals.sort_by_key(|&j| -scores[j]);
+                    rivals.truncate(children.saturating_sub(1));
+                    let mut kids = Vec::new();
+                    for j in std::iter::once(chosen).chain(rivals) {
+                        board.make(list[j].pos);
+                        if quiet(&board) {
+                            kids.push(counts_of(&board, &mut counts));
+                        } else if j == chosen {
+                            kids.clear();
+                            board.unmake();
+                            break;
+                        }
+                        board.unmake();
+                    }
+                    if kids.len() >= 2 {
+                        rank.start.push(rank.child.len());
+                        for kid in kids {
+                            rank.child.push(rank.index.len());
+                            for (k, v) in kid {
+                                rank.index.push(k);
+                                rank.count.push(v);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -296,6 +354,37 @@ fn eval_pass(
     (loss / n.max(1) as f64, g_bias)
 }
 
+/// Mean ranking loss (softmax over the children of minus their evaluation, the chosen child
+/// first) and how often the chosen child ranks best, with the gradient (times `weight`).
+fn rank_pass(set: &RankSet, w: &[f64], weight: f64, grad: Option<&mut Vec<f64>>) -> (f64, f64) {
+    let n = set.start.len();
+    let (mut loss, mut top) = (0.0, 0.0);
+    let mut grad = grad;
+    let mut logits = Vec::new();
+    for s in 0..n {
+        let (a, b) = (set.start[s], set.start.get(s + 1).copied().unwrap_or(set.child.len()));
+        let span =
+            |c: usize| set.child[c]..set.child.get(c + 1).copied().unwrap_or(set.index.len());
+        logits.clear();
+        logits.extend((a..b).map(|c| {
+            -span(c).map(|k| w[set.index[k] as usize] * set.count[k] as f64).sum::<f64>()
+        }));
+        let max = logits.iter().cloned().fold(f64::MIN, f64::max);
+        let z: f64 = logits.iter().map(|l| (l - max).exp()).sum();
+        loss -= logits[0] - max - z.ln();
+        top += top_share(&logits, 0);
+        if let Some(g) = grad.as_deref_mut() {
+            for (j, c) in (a..b).enumerate() {
+                let d = ((logits[j] - max).exp() / z - f64::from(j == 0)) * weight / n as f64;
+                for k in span(c) {
+                    g[set.index[k] as usize] -= d * set.count[k] as f64;
+                }
+            }
+        }
+    }
+    (loss / n.max(1) as f64, top / n.max(1) as f64)
+}
+
 /// Mean softmax loss and top-1 accuracy of the policy on `set`, with the gradient if asked.
 fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (f64, f64) {
     let n = set.chosen.len();
@@ -342,6 +431,8 @@ struct Options {
     l2: f64,
     l2_lines: f64,
     lambda: f64,
+    rank_weight: f64,
+    rank_children: usize,
     policy_epochs: usize,
     policy_lr: f64,
     policy_l2: f64,
@@ -357,6 +448,8 @@ fn parse_args() -> Result<Options, String> {
         l2: 1e-4,
         l2_lines: 1e-6,
         lambda: 1.0,
+        rank_weight: 0.0,
+        rank_children: 8,
         policy_epochs: 400,
         policy_lr: 0.02,
         policy_l2: 1e-4,
@@ -372,6 +465,10 @@ fn parse_args() -> Result<Options, String> {
             "--lr" => o.lr = val()?.parse().map_err(|_| "bad --lr")?,
             "--l2" => o.l2 = val()?.parse().map_err(|_| "bad --l2")?,
             "--l2-lines" => o.l2_lines = val()?.parse().map_err(|_| "bad --l2-lines")?,
+            "--rank-weight" => o.rank_weight = val()?.parse().map_err(|_| "bad --rank-weight")?,
+            "--rank-children" => {
+                o.rank_children = val()?.parse().map_err(|_| "bad --rank-children")?
+            }
             "--lambda" => o.lambda = val()?.parse().map_err(|_| "bad --lambda")?,
             "--policy-epochs" => {
                 o.policy_epochs = val()?.parse().map_err(|_| "bad --policy-epochs")?
@@ -399,11 +496,13 @@ fn main() {
     });
     let (mut et, mut ev, mut pt, mut pv) =
         (EvalSet::default(), EvalSet::default(), PolicySet::default(), PolicySet::default());
+    let (mut rt, mut rv) = (RankSet::default(), RankSet::default());
+    let kids = if o.rank_weight > 0.0 { o.rank_children } else { 0 };
     for (n, line) in &games {
         let r = if n % 10 == 0 {
-            replay(line, &mut ev, &mut pv)
+            replay(line, &mut ev, &mut pv, &mut rv, kids)
         } else {
-            replay(line, &mut et, &mut pt)
+            replay(line, &mut et, &mut pt, &mut rt, kids)
         };
         if let Err(e) = r {
             eprintln!("tune: game {n}: {e}");
@@ -463,9 +562,15 @@ fn main() {
         let w = model.weights();
         let mut g = vec![0.0; 2 * NUM_FEATURES];
         let (train, g_bias) = eval_pass(&et, &et.result, &w, model.bias, Some(&mut g));
+        let (rank_train, _) = rank_pass(&rt, &w, o.rank_weight, Some(&mut g));
         if epoch % 50 == 0 || epoch == o.epochs {
             let (val, _) = eval_pass(&ev, &ev.result, &w, model.bias, None);
-            println!("eval epoch {epoch:4}: train {train:.4} validation {val:.4}");
+            let (rank_val, rank_top) = rank_pass(&rv, &w, 0.0, None);
+            println!(
+                "eval epoch {epoch:4}: train {train:.4} validation {val:.4} | ranking train \
+                 {rank_train:.4} validation {rank_val:.4}, chosen child best {:.1}%",
+                100.0 * rank_top
+            );
         }
         let grad = model.backprop(&g, g_bias, o.l2, o.l2_lines);
         adam.step(&mut model, &grad);
@@ -473,6 +578,8 @@ fn main() {
     let eval_w = model.weights();
     let eval_bias = model.bias;
     let (eval_train, _) = eval_pass(&et, &et.result, &eval_w, eval_bias, None);
+    let (rank_train, _) = rank_pass(&rt, &eval_w, 0.0, None);
+    let (rank_val, rank_top) = rank_pass(&rv, &eval_w, 0.0, None);
     let (eval_val, _) = eval_pass(&ev, &ev.result, &eval_w, eval_bias, None);
     // The Texel measure proper: the validation loss against the game results alone.
     let (eval_val_outcome, _) = eval_pass(&ev, &ev.outcome, &eval_w, eval_bias, None);
@@ -504,11 +611,15 @@ fn main() {
     let summary = format!(
         "{} games; eval: {} train / {} validation positions, log loss {eval_train:.4} / \
          {eval_val:.4} (constant: {base:.4}), validation against the results alone \
-         {eval_val_outcome:.4} (constant: {base_outcome:.4}); policy: {} / {} positions, softmax loss \
+         {eval_val_outcome:.4} (constant: {base_outcome:.4}); ranking of the chosen move's \
+         position (weight {}): loss {rank_train:.4} / {rank_val:.4}, validation best \
+         {:.1}%; policy: {} / {} positions, softmax loss \
          {pol_train:.4} / {pol_val:.4}, validation top-1 {:.1}% (hand-set ordering {:.1}%)",
         games.len(),
         et.result.len(),
         ev.result.len(),
+        o.rank_weight,
+        100.0 * rank_top,
         pt.chosen.len(),
         pv.chosen.len(),
         100.0 * pol_top,
