@@ -336,12 +336,11 @@ fn eval_pass(
     let mut loss = 0.0;
     let mut g_bias = 0.0;
     let mut grad = grad;
-    for s in 0..n {
+    for (s, &y) in targets.iter().enumerate().take(n) {
         let (a, b) = (set.start[s], set.start.get(s + 1).copied().unwrap_or(set.index.len()));
         let z: f64 =
             bias + (a..b).map(|k| w[set.index[k] as usize] * set.count[k] as f64).sum::<f64>();
         let p = sigmoid(z).clamp(1e-12, 1.0 - 1e-12);
-        let y = targets[s];
         loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
         if let Some(g) = grad.as_deref_mut() {
             let d = (p - y) / n as f64;
