@@ -475,13 +475,35 @@ fn parse_args() -> Result<Options, String> {
             "--policy-lr" => o.policy_lr = val()?.parse().map_err(|_| "bad --policy-lr")?,
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--command" => o.command = val()?,
+            "--handset" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
-    if o.data.is_empty() {
+    if o.data.is_empty() && !std::env::args().any(|a| a == "--handset") {
         return Err("give --data FILE".into());
     }
     Ok(o)
+}
+
+/// The hand-set evaluation and ordering this crate had before, as feature weights (in logits
+/// of `EVAL_SCALE` and `POLICY_SCALE`): a control for experiments, `--handset`.
+fn handset() -> (Vec<f64>, Vec<f64>) {
+    use wuzi::features::CLASS_NAMES;
+    use wuzi::pattern::{combo_of, point_value};
+    let t = feature_tables();
+    let pv = |f: usize| {
+        let pats = t.classes[f].map(|c| CLASS_NAMES[c as usize].1);
+        f64::from(point_value(pats, combo_of(pats)))
+    };
+    let mut eval = vec![0.0; 2 * NUM_FEATURES];
+    let mut policy = vec![0.0; 2 * NUM_FEATURES];
+    for f in 0..NUM_FEATURES {
+        eval[f] = pv(f) * 10.0 / 8.0 / EVAL_SCALE;
+        eval[NUM_FEATURES + f] = -pv(f) / EVAL_SCALE;
+        policy[f] = 2.0 * pv(f) / POLICY_SCALE;
+        policy[NUM_FEATURES + f] = pv(f) / POLICY_SCALE;
+    }
+    (eval, policy)
 }
 
 fn main() {
@@ -489,6 +511,14 @@ fn main() {
         eprintln!("tune: {e}");
         std::process::exit(2);
     });
+    if std::env::args().any(|a| a == "--handset") {
+        let (eval, policy) = handset();
+        if let Err(e) = write_weights(&o, &eval, 0.0, &policy, "the hand-set evaluation") {
+            eprintln!("tune: {}: {e}", o.out);
+            std::process::exit(1);
+        }
+        return;
+    }
     let games = load(&o.data).unwrap_or_else(|e| {
         eprintln!("tune: {e}");
         std::process::exit(1);
