@@ -88,6 +88,9 @@ pub struct FeatureTables {
     pub feature: Box<[u16; NUM_FQUADS]>,
     /// `classes[feature]`: the four classes of a feature, sorted.
     pub classes: Box<[[u8; 4]]>,
+    /// `eval_by_fquad[fquad]`: `eval` of the feature of packed classes `fquad`: the board's
+    /// update reads it with one look-up.
+    pub eval_by_fquad: Box<[[i32; 2]; NUM_FQUADS]>,
     /// `eval[feature]`: the value when the feature's side is to move, and when it is not.
     pub eval: Box<[[i32; 2]; NUM_FEATURES]>,
     /// `policy[feature]`: the move-ordering value as the mover's own feature, and as the
@@ -140,9 +143,11 @@ fn build() -> FeatureTables {
     let w = &crate::weights::FEATURE_WEIGHTS;
     let eval = fixed(w.iter().map(|r| [r[0] as i32, r[1] as i32]).collect());
     let policy = fixed(w.iter().map(|r| [r[2] as i32, r[3] as i32]).collect());
+    let eval_by_fquad = fixed(feature.iter().map(|&f| eval[f as usize]).collect());
     FeatureTables {
         class,
         pattern_class,
+        eval_by_fquad,
         feature: fixed(feature.into_vec()),
         classes: classes.into_boxed_slice(),
         eval,
@@ -169,6 +174,9 @@ pub fn unpack(fquad: u16) -> [u8; 4] {
 #[derive(Clone)]
 pub struct LearnedState {
     fquads: [[u16; GRID_POINTS]; 2],
+    /// `values[side][point]`: the point's `eval` pair for the side (what it adds to the sums
+    /// while the point is empty).
+    values: [[[i32; 2]; GRID_POINTS]; 2],
     /// `sums[side][role]`: the sum over empty points of `eval[feature][role]` for `side`.
     sums: [[i32; 2]; 2],
     tables: &'static FeatureTables,
@@ -183,7 +191,12 @@ impl Default for LearnedState {
 impl LearnedState {
     /// All points dead, sums zero.
     pub fn new() -> LearnedState {
-        LearnedState { fquads: [[0; GRID_POINTS]; 2], sums: [[0; 2]; 2], tables: feature_tables() }
+        LearnedState {
+            fquads: [[0; GRID_POINTS]; 2],
+            values: [[[0; 2]; GRID_POINTS]; 2],
+            sums: [[0; 2]; 2],
+            tables: feature_tables(),
+        }
     }
 
     /// Zeroes the sums (before a rebuild).
@@ -199,6 +212,7 @@ impl LearnedState {
                 fquad |= (self.tables.class[s][code as usize] as u16) << (4 * d);
             }
             self.fquads[s][q] = fquad;
+            self.values[s][q] = self.tables.eval_by_fquad[fquad as usize];
         }
     }
 
@@ -206,7 +220,7 @@ impl LearnedState {
     #[inline]
     pub fn add_point(&mut self, q: usize) {
         for s in 0..2 {
-            let e = self.tables.eval[self.tables.feature[self.fquads[s][q] as usize] as usize];
+            let e = self.values[s][q];
             self.sums[s][0] += e[0];
             self.sums[s][1] += e[1];
         }
@@ -216,7 +230,7 @@ impl LearnedState {
     #[inline]
     pub fn remove_point(&mut self, q: usize) {
         for s in 0..2 {
-            let e = self.tables.eval[self.tables.feature[self.fquads[s][q] as usize] as usize];
+            let e = self.values[s][q];
             self.sums[s][0] -= e[0];
             self.sums[s][1] -= e[1];
         }
@@ -233,11 +247,12 @@ impl LearnedState {
         if new == old {
             return false;
         }
-        let o = t.eval[t.feature[old as usize] as usize];
-        let n = t.eval[t.feature[new as usize] as usize];
+        let o = self.values[s][q];
+        let n = t.eval_by_fquad[new as usize];
         self.sums[s][0] += n[0] - o[0];
         self.sums[s][1] += n[1] - o[1];
         self.fquads[s][q] = new;
+        self.values[s][q] = n;
         true
     }
 
@@ -273,6 +288,9 @@ impl LearnedState {
             for s in 0..2 {
                 if self.fquads[s][q] != other.fquads[s][q] {
                     return Err(format!("feature classes at point {q} differ for side {s}"));
+                }
+                if self.values[s][q] != other.values[s][q] {
+                    return Err(format!("learned values at point {q} differ for side {s}"));
                 }
             }
         }
