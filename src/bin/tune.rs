@@ -15,7 +15,8 @@
 //! `src/weights.rs`, scaled by `params::EVAL_SCALE` and `params::POLICY_SCALE`.
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
-//! [--policy-epochs N] [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT]`
+//! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
+//! [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT] [--handset]`
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--command` is the text the weights file's header gives as the way to regenerate it).
 
@@ -432,6 +433,7 @@ struct Options {
     lambda: f64,
     rank_weight: f64,
     rank_children: usize,
+    max_games: u64,
     policy_epochs: usize,
     policy_lr: f64,
     policy_l2: f64,
@@ -449,6 +451,7 @@ fn parse_args() -> Result<Options, String> {
         lambda: 1.0,
         rank_weight: 0.0,
         rank_children: 8,
+        max_games: u64::MAX,
         policy_epochs: 400,
         policy_lr: 0.02,
         policy_l2: 1e-4,
@@ -468,6 +471,7 @@ fn parse_args() -> Result<Options, String> {
             "--rank-children" => {
                 o.rank_children = val()?.parse().map_err(|_| "bad --rank-children")?
             }
+            "--games" => o.max_games = val()?.parse().map_err(|_| "bad --games")?,
             "--lambda" => o.lambda = val()?.parse().map_err(|_| "bad --lambda")?,
             "--policy-epochs" => {
                 o.policy_epochs = val()?.parse().map_err(|_| "bad --policy-epochs")?
@@ -519,10 +523,12 @@ fn main() {
         }
         return;
     }
-    let games = load(&o.data).unwrap_or_else(|e| {
+    let mut games = load(&o.data).unwrap_or_else(|e| {
         eprintln!("tune: {e}");
         std::process::exit(1);
     });
+    // The first games by number: what `datagen --games N` writes, even from a longer run.
+    games.retain(|(n, _)| *n < o.max_games);
     let (mut et, mut ev, mut pt, mut pv) =
         (EvalSet::default(), EvalSet::default(), PolicySet::default(), PolicySet::default());
     let (mut rt, mut rv) = (RankSet::default(), RankSet::default());
