@@ -601,11 +601,16 @@ fn main() {
         if epoch % 50 == 0 || epoch == o.epochs {
             let (val, _) = eval_pass(&ev, &ev.result, &w, model.bias, None);
             let (rank_val, rank_top) = rank_pass(&rv, &w, 0.0, None);
-            println!(
-                "eval epoch {epoch:4}: train {train:.4} validation {val:.4} | ranking train \
-                 {rank_train:.4} validation {rank_val:.4}, chosen child best {:.1}%",
-                100.0 * rank_top
-            );
+            let ranking = if rv.start.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " | ranking train {rank_train:.4} validation {rank_val:.4}, chosen child \
+                     best {:.1}%",
+                    100.0 * rank_top
+                )
+            };
+            println!("eval epoch {epoch:4}: train {train:.4} validation {val:.4}{ranking}");
         }
         let grad = model.backprop(&g, g_bias, o.l2, o.l2_lines);
         adam.step(&mut model, &grad);
@@ -643,18 +648,25 @@ fn main() {
     let pol_w = model.weights();
     let (pol_train, _) = policy_pass(&pt, &pol_w, None);
     let (pol_val, pol_top) = policy_pass(&pv, &pol_w, None);
+    let ranking = if o.rank_weight > 0.0 {
+        format!(
+            "; ranking of the chosen move's position (weight {}): loss {rank_train:.4} / \
+             {rank_val:.4}, validation best {:.1}%",
+            o.rank_weight,
+            100.0 * rank_top
+        )
+    } else {
+        String::new()
+    };
     let summary = format!(
         "{} games; eval: {} train / {} validation positions, log loss {eval_train:.4} / \
          {eval_val:.4} (constant: {base:.4}), validation against the results alone \
-         {eval_val_outcome:.4} (constant: {base_outcome:.4}); ranking of the chosen move's \
-         position (weight {}): loss {rank_train:.4} / {rank_val:.4}, validation best \
-         {:.1}%; policy: {} / {} positions, softmax loss \
-         {pol_train:.4} / {pol_val:.4}, validation top-1 {:.1}% (hand-set ordering {:.1}%)",
+         {eval_val_outcome:.4} (constant: {base_outcome:.4}){ranking}; policy: {} / {} \
+         positions, softmax loss {pol_train:.4} / {pol_val:.4}, validation top-1 {:.1}% \
+         (hand-set ordering {:.1}%)",
         games.len(),
         et.result.len(),
         ev.result.len(),
-        o.rank_weight,
-        100.0 * rank_top,
         pt.chosen.len(),
         pv.chosen.len(),
         100.0 * pol_top,
