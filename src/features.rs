@@ -88,9 +88,6 @@ pub struct FeatureTables {
     pub feature: Box<[u16; NUM_FQUADS]>,
     /// `classes[feature]`: the four classes of a feature, sorted.
     pub classes: Box<[[u8; 4]]>,
-    /// `eval_by_fquad[fquad]`: `eval` of the feature of packed classes `fquad`: the board's
-    /// update reads it with one look-up.
-    pub eval_by_fquad: Box<[[i32; 2]; NUM_FQUADS]>,
     /// `eval[feature]`: the value when the feature's side is to move, and when it is not.
     pub eval: Box<[[i32; 2]; NUM_FEATURES]>,
     /// `policy[feature]`: the move-ordering value as the mover's own feature, and as the
@@ -143,11 +140,9 @@ fn build() -> FeatureTables {
     let w = &crate::weights::FEATURE_WEIGHTS;
     let eval = fixed(w.iter().map(|r| [r[0] as i32, r[1] as i32]).collect());
     let policy = fixed(w.iter().map(|r| [r[2] as i32, r[3] as i32]).collect());
-    let eval_by_fquad = fixed(feature.iter().map(|&f| eval[f as usize]).collect());
     FeatureTables {
         class,
         pattern_class,
-        eval_by_fquad,
         feature: fixed(feature.into_vec()),
         classes: classes.into_boxed_slice(),
         eval,
@@ -174,9 +169,9 @@ pub fn unpack(fquad: u16) -> [u8; 4] {
 #[derive(Clone)]
 pub struct LearnedState {
     fquads: [[u16; GRID_POINTS]; 2],
-    /// `values[side][point]`: the point's `eval` pair for the side (what it adds to the sums
-    /// while the point is empty).
-    values: [[[i32; 2]; GRID_POINTS]; 2],
+    /// `features[side][point]`: the feature of the packed classes, cached: the evaluation's
+    /// and the ordering's small tables are then one look-up away.
+    features: [[u16; GRID_POINTS]; 2],
     /// `sums[side][role]`: the sum over empty points of `eval[feature][role]` for `side`.
     sums: [[i32; 2]; 2],
     tables: &'static FeatureTables,
@@ -193,7 +188,7 @@ impl LearnedState {
     pub fn new() -> LearnedState {
         LearnedState {
             fquads: [[0; GRID_POINTS]; 2],
-            values: [[[0; 2]; GRID_POINTS]; 2],
+            features: [[0; GRID_POINTS]; 2],
             sums: [[0; 2]; 2],
             tables: feature_tables(),
         }
@@ -212,7 +207,7 @@ impl LearnedState {
                 fquad |= (self.tables.class[s][code as usize] as u16) << (4 * d);
             }
             self.fquads[s][q] = fquad;
-            self.values[s][q] = self.tables.eval_by_fquad[fquad as usize];
+            self.features[s][q] = self.tables.feature[fquad as usize];
         }
     }
 
@@ -220,7 +215,7 @@ impl LearnedState {
     #[inline]
     pub fn add_point(&mut self, q: usize) {
         for s in 0..2 {
-            let e = self.values[s][q];
+            let e = self.tables.eval[self.features[s][q] as usize];
             self.sums[s][0] += e[0];
             self.sums[s][1] += e[1];
         }
@@ -230,7 +225,7 @@ impl LearnedState {
     #[inline]
     pub fn remove_point(&mut self, q: usize) {
         for s in 0..2 {
-            let e = self.values[s][q];
+            let e = self.tables.eval[self.features[s][q] as usize];
             self.sums[s][0] -= e[0];
             self.sums[s][1] -= e[1];
         }
@@ -247,19 +242,20 @@ impl LearnedState {
         if new == old {
             return false;
         }
-        let o = self.values[s][q];
-        let n = t.eval_by_fquad[new as usize];
+        let nf = t.feature[new as usize];
+        let o = t.eval[self.features[s][q] as usize];
+        let n = t.eval[nf as usize];
         self.sums[s][0] += n[0] - o[0];
         self.sums[s][1] += n[1] - o[1];
         self.fquads[s][q] = new;
-        self.values[s][q] = n;
+        self.features[s][q] = nf;
         true
     }
 
     /// The feature of a stone of side `s` (0 black, 1 white) at empty point `q`.
     #[inline]
     pub fn feature(&self, q: usize, s: usize) -> usize {
-        self.tables.feature[self.fquads[s][q] as usize] as usize
+        self.features[s][q] as usize
     }
 
     /// The packed classes of side `s` at point `q`.
@@ -289,8 +285,8 @@ impl LearnedState {
                 if self.fquads[s][q] != other.fquads[s][q] {
                     return Err(format!("feature classes at point {q} differ for side {s}"));
                 }
-                if self.values[s][q] != other.values[s][q] {
-                    return Err(format!("learned values at point {q} differ for side {s}"));
+                if self.features[s][q] != other.features[s][q] {
+                    return Err(format!("learned features at point {q} differ for side {s}"));
                 }
             }
         }
