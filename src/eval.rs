@@ -1,5 +1,5 @@
 //! Static evaluation: the learned per-point feature values of both sides (see
-//! `crate::features`; the weights are trained by `src/bin/tune.rs`), from the side to move's
+//! `crate::features`; the weights are trained by `src/bin/tune/`), from the side to move's
 //! point of view.
 
 use crate::board::Board;
