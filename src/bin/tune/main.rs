@@ -16,7 +16,9 @@
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
-//! [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT] [--handset]`
+//! [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT] [--handset] [--handset-eval]`
+//! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
+//! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--command` is the text the weights file's header gives as the way to regenerate it).
 
@@ -89,7 +91,7 @@ fn parse_args() -> Result<Options, String> {
             "--policy-lr" => o.policy_lr = val()?.parse().map_err(|_| "bad --policy-lr")?,
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--command" => o.command = val()?,
-            "--handset" => {}
+            "--handset" | "--handset-eval" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -262,6 +264,14 @@ fn main() {
         100.0 * old_top
     );
     println!("{summary}");
+    // `--handset-eval`: the trained policy with the hand-set evaluation, which has played
+    // better so far (see the README).
+    let (eval_w, eval_bias, summary) = if std::env::args().any(|a| a == "--handset-eval") {
+        let note = "; written with the hand-set evaluation values (--handset-eval)";
+        (handset().0, 0.0, summary + note)
+    } else {
+        (eval_w, eval_bias, summary)
+    };
     if let Err(e) = write_weights(&o, &eval_w, eval_bias, &pol_w, &summary) {
         eprintln!("tune: {}: {e}", o.out);
         std::process::exit(1);
