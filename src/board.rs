@@ -9,12 +9,14 @@ use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
 // The grid's geometry lives with the bitboards (which must not depend on the board); every
 // other module names it through the board, as before.
 pub use crate::bits::{Pos, NUM_POINTS, STRIDE};
+use crate::features::{LearnedState, GRID_POINTS};
 use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
 
 /// Largest playing size.
 pub const MAX_SIZE: usize = 15;
 /// Smallest playing size.
 pub const MIN_SIZE: usize = 5;
+const _: () = assert!(GRID_POINTS == NUM_POINTS, "features must know the grid");
 /// The judge's board size.
 pub const DEFAULT_SIZE: usize = 12;
 
@@ -99,7 +101,7 @@ pub struct Board {
     codes: [[u16; NUM_POINTS]; 4],
     quads: [[u16; NUM_POINTS]; 2],
     counts: [[u16; NUM_COMBOS]; 2],
-    values: [i32; 2],
+    learned: LearnedState,
     key: u64,
     side: Color,
     history: Vec<Undo>,
@@ -135,7 +137,7 @@ impl Board {
             codes: [[0; NUM_POINTS]; 4],
             quads: [[0; NUM_POINTS]; 2],
             counts: [[0; NUM_COMBOS]; 2],
-            values: [0; 2],
+            learned: LearnedState::new(),
             key: 0,
             side: Color::Black,
             history: Vec::with_capacity(NUM_POINTS),
@@ -162,7 +164,7 @@ impl Board {
     fn rebuild_derived(&mut self) {
         self.codes = [[0; NUM_POINTS]; 4];
         self.counts = [[0; NUM_COMBOS]; 2];
-        self.values = [0; 2];
+        self.learned.clear_sums();
         self.playable = [0; 4];
         for p in self.points() {
             for d in 0..4 {
@@ -180,6 +182,7 @@ impl Board {
             for s in 0..2 {
                 self.quads[s][p.idx()] = self.quad_from_codes(p, s);
             }
+            self.learned.set_point(p.idx(), [0, 1, 2, 3].map(|d| self.codes[d][p.idx()]));
             if self.cells[p.idx()] == EMPTY {
                 self.add_point(p);
             }
@@ -199,16 +202,16 @@ impl Board {
         for s in 0..2 {
             let q = self.quads[s][p.idx()] as usize;
             self.counts[s][self.tables.combo[q] as usize] += 1;
-            self.values[s] += self.tables.value[q];
         }
+        self.learned.add_point(p.idx());
     }
 
     fn remove_point(&mut self, p: Pos) {
         for s in 0..2 {
             let q = self.quads[s][p.idx()] as usize;
             self.counts[s][self.tables.combo[q] as usize] -= 1;
-            self.values[s] -= self.tables.value[q];
         }
+        self.learned.remove_point(p.idx());
     }
 
     /// Puts or lifts a stone of `cell` (0 to lift) at `p` and updates everything derived.
@@ -246,6 +249,7 @@ impl Board {
             for s in 0..2 {
                 self.quads[s][i] = self.quad_from_codes(p, s);
             }
+            self.learned.set_point(i, [0, 1, 2, 3].map(|d| self.codes[d][i]));
             self.add_point(p);
         }
     }
@@ -253,15 +257,19 @@ impl Board {
     #[inline]
     fn refresh(&mut self, q: usize, d: usize) {
         let code = self.codes[d][q] as usize;
-        for s in 0..2 {
+        let both = &self.learned.tables().pattern_class;
+        for (s, table) in both.iter().enumerate() {
+            let byte = table[code];
+            // The class refines the pattern: an unchanged class leaves the pattern as it was.
+            if !self.learned.set_class(q, d, s, byte >> 3) {
+                continue;
+            }
             let old = self.quads[s][q];
-            let pat = self.tables.line[s][code] as u16;
-            let new = (old & !(7 << (3 * d))) | (pat << (3 * d));
+            let new = (old & !(7 << (3 * d))) | (((byte & 7) as u16) << (3 * d));
             if new != old {
                 let (o, n) = (old as usize, new as usize);
                 self.counts[s][self.tables.combo[o] as usize] -= 1;
                 self.counts[s][self.tables.combo[n] as usize] += 1;
-                self.values[s] += self.tables.value[n] - self.tables.value[o];
                 self.quads[s][q] = new;
             }
         }
@@ -393,9 +401,15 @@ impl Board {
     pub fn combo_count_at_least(&self, color: Color, combo: Combo) -> u16 {
         self.counts[color.idx()][combo as usize..].iter().sum()
     }
-    /// Sum of `color`'s point values over the empty points.
-    pub fn value_sum(&self, color: Color) -> i32 {
-        self.values[color.idx()]
+    /// The learned per-point features and evaluation sums (see `crate::features`).
+    #[inline]
+    pub fn learned(&self) -> &LearnedState {
+        &self.learned
+    }
+    /// The learned feature of a stone of `color` at empty `p`.
+    #[inline]
+    pub fn feature(&self, p: Pos, color: Color) -> usize {
+        self.learned.feature(p.idx(), color.idx())
     }
     /// Whether a stone of `color` at empty `p` makes five or more.
     #[inline]
@@ -466,9 +480,8 @@ impl Board {
         if fresh.counts != self.counts {
             return Err(format!("combo counts differ: {:?} vs {:?}", self.counts, fresh.counts));
         }
-        if fresh.values != self.values {
-            return Err(format!("value sums differ: {:?} vs {:?}", self.values, fresh.values));
-        }
+        let empties = self.points().filter(|&p| self.is_empty(p)).map(|p| p.idx());
+        self.learned.agrees(&fresh.learned, empties)?;
         for w in 0..4 {
             if self.stones[0][w] & self.stones[1][w] != 0 {
                 return Err("a point holds two stones".into());
@@ -562,7 +575,8 @@ mod tests {
     #[test]
     fn make_and_unmake_restore_everything() {
         let mut b = Board::with_start(12, StartPos::Center4);
-        let before = (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White));
+        let sums = |b: &Board| [0, 1].map(|s| [0, 1].map(|r| b.learned().sum(s, r)));
+        let before = (b.key(), sums(&b));
         for (r, c) in [(4, 7), (7, 4), (3, 8), (0, 0), (11, 11)] {
             b.make(Pos::new(r, c));
             b.verify().unwrap();
@@ -571,7 +585,7 @@ mod tests {
             b.unmake();
             b.verify().unwrap();
         }
-        assert_eq!(before, (b.key(), b.value_sum(Color::Black), b.value_sum(Color::White)));
+        assert_eq!(before, (b.key(), sums(&b)));
     }
 
     #[test]

@@ -1,15 +1,17 @@
-//! Static evaluation: the incremental per-point values of both sides, from the side to
-//! move's point of view.
+//! Static evaluation: the learned per-point feature values of both sides (see
+//! `crate::features`; the weights are trained by `src/bin/tune/`), from the side to move's
+//! point of view.
 
 use crate::board::Board;
-use crate::params::{EVAL_OPP_WEIGHT, EVAL_OWN_WEIGHT};
 
-/// The static score of `board` for the side to move, in centi-stones-ish units. Positive is
-/// good for the side to move. The sums are kept by the board, so this is O(1).
+/// The static score of `board` for the side to move. Positive is good for the side to move;
+/// `crate::params::EVAL_SCALE` units are one logit of the predicted game result. The sums
+/// are kept by the board, so this is O(1).
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
-    let me = board.side_to_move();
-    (board.value_sum(me) * EVAL_OWN_WEIGHT - board.value_sum(me.opp()) * EVAL_OPP_WEIGHT) / 8
+    let me = board.side_to_move().idx();
+    let l = board.learned();
+    l.sum(me, 0) + l.sum(1 - me, 1) + crate::weights::TEMPO
 }
 
 #[cfg(test)]

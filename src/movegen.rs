@@ -27,11 +27,25 @@ pub struct ScoredMove {
     pub score: i32,
 }
 
-/// Ordering score of `p` for the side to move: attack plus defence.
+/// Ordering score of `p` for the side to move: the learned policy (`crate::features`), the
+/// value of the mover's own feature at `p` (attack) plus the opponent's (defence), in
+/// `params::POLICY_SCALE` units per logit of the probability that a deeper search picks it.
 #[inline]
 pub fn move_score(board: &Board, p: Pos) -> i32 {
     let me = board.side_to_move();
-    2 * board.point_value(p, me) + board.point_value(p, me.opp())
+    let t = &board.learned().tables().policy;
+    t[board.feature(p, me)][0] + t[board.feature(p, me.opp())][1]
+}
+
+/// How many quiet moves a node should search: those whose policy score ([`move_score`], before
+/// any killer or history bonus) is within `margin` of the best one's, but at least `min` and
+/// at most `max` (and never more than there are). The policy's logits make the margin mean
+/// the same everywhere: a move `margin` below the best is `exp(margin / POLICY_SCALE)` times
+/// less likely to be the search's choice. For the search's pruning and reductions.
+pub fn quiet_moves_within(moves: &[ScoredMove], margin: i32, min: usize, max: usize) -> usize {
+    let Some(best) = moves.iter().map(|m| m.score).max() else { return 0 };
+    let keep = moves.iter().filter(|m| m.score >= best - margin).count();
+    keep.clamp(min, max).min(moves.len())
 }
 
 /// Fills `out` with the moves worth searching, with their static scores (unsorted: the
@@ -184,6 +198,45 @@ mod tests {
         for must in [Pos::new(3, 1), Pos::new(3, 2), Pos::new(3, 6), Pos::new(3, 7)] {
             assert!(moves.contains(&must), "{must} missing from {moves:?}");
         }
+    }
+
+    #[test]
+    fn quiet_moves_within_a_margin() {
+        let moves: Vec<ScoredMove> = [500, 480, 300, 100, 460]
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| ScoredMove { pos: Pos(i as u8), score })
+            .collect();
+        assert_eq!(quiet_moves_within(&moves, 50, 1, 10), 3);
+        assert_eq!(quiet_moves_within(&moves, 50, 4, 10), 4);
+        assert_eq!(quiet_moves_within(&moves, 1000, 1, 2), 2);
+        assert_eq!(quiet_moves_within(&moves, 1000, 1, 99), 5);
+        assert_eq!(quiet_moves_within(&[], 50, 1, 10), 0);
+    }
+
+    #[test]
+    fn the_policy_prefers_shape_to_empty_space() {
+        // Black to move: making an open three from the open two beats a move in empty space
+        // and one that caps the own two at a wall.
+        let b = board(
+            "
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . X X . . . . .
+            . . . . . . . . . . . .
+            . . . . . . O . . . . .
+            . . . . . . . O . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .",
+        );
+        assert_eq!(b.side_to_move(), Color::Black);
+        let three = move_score(&b, Pos::new(4, 7));
+        assert!(three > move_score(&b, Pos::new(2, 2)), "{three}");
+        assert!(three > move_score(&b, Pos::new(2, 9)), "{three}");
     }
 
     #[test]

@@ -1,23 +1,19 @@
 //! Tuning constants, all in one place. Changing one changes the bench node count.
 
-use crate::pattern::{Combo, Pattern};
-
-/// Value of what a stone on a point would make along one line, by [`Pattern`].
+/// Value of what a stone on a point would make along one line, by `pattern::Pattern`
+/// (orders the threat solver's and the safety net's moves).
 pub const LINE_VALUE: [i32; 8] = [0, 2, 7, 6, 22, 24, 80, 300];
 
-/// Extra value of a point for the combination its four lines make, by [`Combo`].
+/// Extra value of a point for the combination its four lines make, by `pattern::Combo`.
 pub const COMBO_BONUS: [i32; 10] = [0, 0, 6, 0, 0, 60, 0, 90, 120, 500];
 
-/// The value of a point for one side: what a stone there would make.
-pub fn point_value(pats: [Pattern; 4], combo: Combo) -> i32 {
-    pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i32>() + COMBO_BONUS[combo as usize]
-}
-
-/// Weight, in 1/8, of the side to move's own point values (it moves next, so its threats
-/// are worth more than the opponent's).
-pub const EVAL_OWN_WEIGHT: i32 = 10;
-/// Weight, in 1/8, of the opponent's point values.
-pub const EVAL_OPP_WEIGHT: i32 = 8;
+/// Evaluation units per logit of the predicted result: the learned weights are trained as
+/// `sigmoid(eval / EVAL_SCALE)` against game results and written in these units, which keep
+/// scores in the range the search's windows and margins were set for.
+pub const EVAL_SCALE: f64 = 200.0;
+/// Move-ordering units per logit of the learned policy (a killer's bonus and the history
+/// scores are in the same units).
+pub const POLICY_SCALE: f64 = 100.0;
 
 /// Score of a won position; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;

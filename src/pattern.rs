@@ -181,6 +181,30 @@ impl Line {
         line
     }
 
+    /// The line of base-3 index `t` (see [`ternary_index`]).
+    pub fn from_ternary(t: usize) -> Line {
+        let mut line = Line { own: 1 << 4, empty: 0 };
+        let mut rest = t;
+        for cell in 0..8 {
+            let bit = if cell < 4 { cell } else { cell + 1 };
+            match rest % 3 {
+                0 => line.empty |= 1 << bit,
+                1 => line.own |= 1 << bit,
+                _ => {}
+            }
+            rest /= 3;
+        }
+        line
+    }
+
+    /// Whether `shape` (a string of `X` and `_`) matches with the new stone on one of its
+    /// `X` cells, anywhere along the line.
+    pub fn matches_anywhere(self, shape: &str) -> bool {
+        let bytes = shape.as_bytes();
+        let len = bytes.len() as i32;
+        (4 - len + 1..=4).any(|start| self.matches(bytes, start))
+    }
+
     /// Whether `shape` matches with its first cell at line cell `start` (may be negative).
     fn matches(self, shape: &[u8], start: i32) -> bool {
         let mut covers_new_stone = false;
@@ -205,16 +229,35 @@ impl Line {
     /// The pattern of this line by the shape strings.
     pub fn classify(self) -> Pattern {
         for (pattern, shapes) in SHAPES.iter() {
-            for shape in shapes.iter() {
-                let bytes = shape.as_bytes();
-                let len = bytes.len() as i32;
-                if (4 - len + 1..=4).any(|start| self.matches(bytes, start)) {
-                    return *pattern;
-                }
+            if shapes.iter().any(|shape| self.matches_anywhere(shape)) {
+                return *pattern;
             }
         }
         Pattern::None
     }
+}
+
+/// Number of (own, empty, other) configurations of a point's eight neighbours on a line.
+pub const NUM_TERNARY: usize = 6561;
+
+/// The base-3 index of line code `code` seen by `side` (0 black, 1 white): digit 0 empty, 1
+/// own stone, 2 the opponent's stone or a wall, neighbour 0 the least significant digit.
+/// Tables are classified once per ternary index, then spread over the 65,536 codes.
+pub fn ternary_index(code: u16, side: usize) -> usize {
+    let mine = side as u16 + 1;
+    let mut t = 0usize;
+    for slot in (0..8).rev() {
+        let cell = (code >> (2 * slot)) & 3;
+        let digit = if cell == 0 {
+            0
+        } else if cell == mine {
+            1
+        } else {
+            2
+        };
+        t = t * 3 + digit;
+    }
+    t
 }
 
 /// The combo of four line patterns.
@@ -246,6 +289,13 @@ pub fn combo_of(pats: [Pattern; 4]) -> Combo {
     }
 }
 
+/// The value of a point for one side: what a stone there would make (used to order threat
+/// moves; the evaluation itself is learned, see `crate::features`).
+pub fn point_value(pats: [Pattern; 4], combo: Combo) -> i32 {
+    use crate::params::{COMBO_BONUS, LINE_VALUE};
+    pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i32>() + COMBO_BONUS[combo as usize]
+}
+
 /// Unpacks a quadruple index into its four patterns.
 pub fn unpack(quad: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| Pattern::from_u8(((quad >> (3 * d)) & 7) as u8))
@@ -253,39 +303,13 @@ pub fn unpack(quad: usize) -> [Pattern; 4] {
 
 fn build_tables() -> Tables {
     // Classify each (own, empty) configuration of the eight neighbours once: 3^8 of them.
-    let mut by_ternary = vec![Pattern::None; 6561];
-    for (t, slot) in by_ternary.iter_mut().enumerate() {
-        let mut line = Line { own: 1 << 4, empty: 0 };
-        let mut rest = t;
-        for cell in 0..8 {
-            let bit = if cell < 4 { cell } else { cell + 1 };
-            match rest % 3 {
-                0 => line.empty |= 1 << bit,
-                1 => line.own |= 1 << bit,
-                _ => {}
-            }
-            rest /= 3;
-        }
-        *slot = line.classify();
-    }
+    let by_ternary: Vec<Pattern> =
+        (0..NUM_TERNARY).map(|t| Line::from_ternary(t).classify()).collect();
     let mut line =
         [vec![0u8; NUM_CODES].into_boxed_slice(), vec![0u8; NUM_CODES].into_boxed_slice()];
     for (side, table) in line.iter_mut().enumerate() {
-        let mine = side as u16 + 1;
         for (code, entry) in table.iter_mut().enumerate() {
-            let mut t = 0usize;
-            for slot in (0..8).rev() {
-                let cell = (code as u16 >> (2 * slot)) & 3;
-                let digit = if cell == 0 {
-                    0
-                } else if cell == mine {
-                    1
-                } else {
-                    2
-                };
-                t = t * 3 + digit;
-            }
-            *entry = by_ternary[t] as u8;
+            *entry = by_ternary[ternary_index(code as u16, side)] as u8;
         }
     }
     let mut combo = vec![Combo::None; NUM_QUADS].into_boxed_slice();
@@ -293,7 +317,7 @@ fn build_tables() -> Tables {
     for quad in 0..NUM_QUADS {
         let pats = unpack(quad);
         combo[quad] = combo_of(pats);
-        value[quad] = crate::params::point_value(pats, combo[quad]);
+        value[quad] = point_value(pats, combo[quad]);
     }
     Tables { line, combo, value }
 }

@@ -11,10 +11,10 @@ use wuzi::pattern::Combo;
 struct Snapshot {
     key: u64,
     side: Color,
-    values: [i32; 2],
+    sums: [[i32; 2]; 2],
     counts: Vec<u16>,
     stones: Vec<Option<Color>>,
-    points: Vec<(Combo, Combo, [u8; 8])>,
+    points: Vec<(Combo, Combo, [u8; 8], [usize; 2])>,
 }
 
 fn snapshot(b: &Board) -> Snapshot {
@@ -22,7 +22,7 @@ fn snapshot(b: &Board) -> Snapshot {
     Snapshot {
         key: b.key(),
         side: b.side_to_move(),
-        values: colors.map(|c| b.value_sum(c)),
+        sums: [0, 1].map(|s| [0, 1].map(|r| b.learned().sum(s, r))),
         counts: colors
             .iter()
             .flat_map(|&c| Combo::ALL.iter().map(move |&k| b.combo_count(c, k)))
@@ -37,7 +37,8 @@ fn snapshot(b: &Board) -> Snapshot {
                     pats[d] = b.pattern(p, Color::Black, d) as u8;
                     pats[4 + d] = b.pattern(p, Color::White, d) as u8;
                 }
-                (b.combo(p, Color::Black), b.combo(p, Color::White), pats)
+                let features = [b.feature(p, Color::Black), b.feature(p, Color::White)];
+                (b.combo(p, Color::Black), b.combo(p, Color::White), pats, features)
             })
             .collect(),
     }

@@ -1,0 +1,220 @@
+//! Self-play data for the learned evaluation and move ordering (see the README, "Learned
+//! evaluation"). Plays wuzi against itself at a fixed node budget from varied openings (lines
+//! of an openings file and random ones), both colours, and writes one game a line:
+//!
+//! ```text
+//! <game> <result> <opening plies> <move> <move> ... | <score> <score> ...
+//! ```
+//!
+//! `game` is the game's number (lines come in any order with threads), `result` is `B` (black won), `W` (white won) or `D` (draw), moves are `row,col` from the
+//! judge's four start stones, black first; after the `|`, the search's score (for the side
+//! that moved) of every move after the opening. The first `opening plies` moves are the opening;
+//! every later move is the one the search chose, so each prefix of a game is a training
+//! position labelled with the game's result and the searched move. A game ends at a five, a
+//! full board, or when the search proves a win (its score says so), which then decides it.
+//!
+//! Usage: `datagen --games N --nodes N --seed S --threads T --openings FILE --out FILE
+//! [--soft-ms MS]`.
+//! Each game starts with fresh tables and its own seeded generator, so the set of lines
+//! depends only on the arguments, not on the threads.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use wuzi::bench::parse_moves;
+use wuzi::board::{Board, Color, Pos, StartPos};
+use wuzi::params::WIN_BOUND;
+use wuzi::pattern::Combo;
+use wuzi::search::Searcher;
+use wuzi::timeman::{Limits, WallClock};
+
+/// A small deterministic generator (SplitMix64): the crate has no dependencies.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+struct Options {
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    threads: usize,
+    openings: Option<String>,
+    out: String,
+    soft_ms: u64,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut o = Options {
+        games: 100,
+        nodes: 10_000,
+        seed: 1,
+        threads: 1,
+        openings: None,
+        out: "data/games.txt".into(),
+        soft_ms: 0,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || args.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--games" => o.games = val()?.parse().map_err(|_| "bad --games")?,
+            "--nodes" => o.nodes = val()?.parse().map_err(|_| "bad --nodes")?,
+            "--seed" => o.seed = val()?.parse().map_err(|_| "bad --seed")?,
+            "--threads" => o.threads = val()?.parse().map_err(|_| "bad --threads")?,
+            "--openings" => o.openings = Some(val()?),
+            "--out" => o.out = val()?,
+            "--soft-ms" => o.soft_ms = val()?.parse().map_err(|_| "bad --soft-ms")?,
+            _ => return Err(format!("unknown argument {a}")),
+        }
+    }
+    Ok(o)
+}
+
+fn read_openings(path: &str) -> Result<Vec<Vec<Pos>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(parse_moves)
+        .collect()
+}
+
+/// A random opening of 1 to 5 stones in rows and columns 3..=8 that leaves neither side a
+/// four to make, so that the game is not decided before the search starts.
+fn random_opening(rng: &mut Rng) -> Vec<Pos> {
+    loop {
+        let mut b = Board::with_start(12, StartPos::Center4);
+        let n = 1 + rng.below(5);
+        let mut moves = Vec::new();
+        while moves.len() < n {
+            let p = Pos::new(3 + rng.below(6), 3 + rng.below(6));
+            if b.is_empty(p) {
+                b.make(p);
+                moves.push(p);
+            }
+        }
+        let calm = [Color::Black, Color::White]
+            .iter()
+            .all(|&c| b.combo_count_at_least(c, Combo::Four) == 0);
+        if calm {
+            return moves;
+        }
+    }
+}
+
+/// Plays one game from `opening`; returns the result letter, every move, and the search's
+/// score of every move after the opening.
+fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<Pos>, Vec<i32>) {
+    let mut board = Board::with_start(12, StartPos::Center4);
+    for &p in opening {
+        board.make(p);
+    }
+    let mut moves = opening.to_vec();
+    let mut scores = Vec::new();
+    let stop = AtomicBool::new(false);
+    let clock = WallClock::new();
+    searcher.reset();
+    let winner = |c: Color| if c == Color::Black { 'B' } else { 'W' };
+    loop {
+        if board.is_full() {
+            return ('D', moves, scores);
+        }
+        let me = board.side_to_move();
+        let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
+        let Some(p) = report.best else { return ('D', moves, scores) };
+        board.make(p);
+        moves.push(p);
+        scores.push(report.score);
+        if board.last_move_won() || report.score > WIN_BOUND {
+            return (winner(me), moves, scores);
+        }
+        if report.score < -WIN_BOUND {
+            return (winner(me.opp()), moves, scores);
+        }
+    }
+}
+
+fn main() {
+    let o = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("datagen: {e}");
+            std::process::exit(2);
+        }
+    };
+    let book = match &o.openings {
+        Some(path) => read_openings(path).unwrap_or_else(|e| {
+            eprintln!("datagen: {e}");
+            std::process::exit(2);
+        }),
+        None => Vec::new(),
+    };
+    if let Some(dir) = std::path::Path::new(&o.out).parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let file = std::fs::File::create(&o.out).unwrap_or_else(|e| {
+        eprintln!("datagen: {}: {e}", o.out);
+        std::process::exit(1);
+    });
+    let out = Arc::new(Mutex::new(std::io::BufWriter::new(file)));
+    let next = Arc::new(AtomicUsize::new(0));
+    let book = Arc::new(book);
+    let workers: Vec<_> = (0..o.threads.max(1))
+        .map(|_| {
+            let (out, next, book) = (out.clone(), next.clone(), book.clone());
+            let (games, seed) = (o.games, o.seed);
+            let mut limits = Limits::nodes(o.nodes);
+            if o.soft_ms > 0 {
+                // The root's threat solvers are bounded by their own node budgets, far above a
+                // small search's, and by a share of the soft limit: a soft limit keeps them
+                // from dominating the time (at the price of exact repeatability).
+                limits.soft = Some(std::time::Duration::from_millis(o.soft_ms));
+            }
+            std::thread::spawn(move || {
+                let mut searcher = Searcher::new(16);
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= games {
+                        break;
+                    }
+                    // Each game has its own generator, so a game does not depend on threads.
+                    let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
+                    // Every opening of the book in turn (both colours come from the game
+                    // itself), the other half random.
+                    let opening = if !book.is_empty() && g % 2 == 0 {
+                        book[(g / 2) % book.len()].clone()
+                    } else {
+                        random_opening(&mut rng)
+                    };
+                    let (result, moves, scores) = play(&mut searcher, &opening, limits);
+                    let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                    let scores: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
+                    let mut w = out.lock().expect("output lock");
+                    let _ = writeln!(
+                        w,
+                        "{g} {result} {} {} | {}",
+                        opening.len(),
+                        line.join(" "),
+                        scores.join(" ")
+                    );
+                    let _ = w.flush();
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+}
