@@ -140,7 +140,7 @@ impl Searcher {
             let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
             // Near the leaves, late quiet moves of a node that is not on the main line are
             // hopeless: they neither threaten nor come early in the ordering.
-            if quiet && pv_node_free(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
+            if quiet && null_window(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
             {
                 continue;
             }
@@ -210,7 +210,7 @@ impl Searcher {
 
 /// Whether a node's window is null (not a principal-variation node).
 #[inline]
-fn pv_node_free(alpha: i32, beta: i32) -> bool {
+fn null_window(alpha: i32, beta: i32) -> bool {
     beta - alpha == 1
 }
 

@@ -257,13 +257,7 @@ mod tests {
         let moves = [(4, 7), (3, 8), (7, 7), (2, 2)];
         let b = start_with(&moves);
         for sym in Sym::ALL {
-            let image: Vec<(usize, usize)> = moves
-                .iter()
-                .map(|&(r, c)| {
-                    let p = sym.apply(Pos::new(r, c), BOOK_SIZE);
-                    (p.row(), p.col())
-                })
-                .collect();
+            let image = mirror(&moves, sym);
             assert_eq!(canonical(&start_with(&image)).0, canonical(&b).0, "{sym:?}");
         }
         // Another position, and the same stones with the other side to move, differ.
@@ -271,6 +265,17 @@ mod tests {
         let mut other_side = b.clone();
         other_side.set_side_to_move(Color::White);
         assert_ne!(canonical(&other_side).0, canonical(&b).0);
+    }
+
+    /// `moves` mapped through `sym`.
+    fn mirror(moves: &[(usize, usize)], sym: Sym) -> Vec<(usize, usize)> {
+        moves
+            .iter()
+            .map(|&(r, c)| {
+                let p = sym.apply(Pos::new(r, c), BOOK_SIZE);
+                (p.row(), p.col())
+            })
+            .collect()
     }
 
     /// A table holding `moves`' position with `reply` (given in the position's own frame).
@@ -290,13 +295,7 @@ mod tests {
         assert_eq!(hit, Hit { pos: Pos::new(7, 3), proven: true });
         // Each mirror image gets the mirrored move.
         for sym in Sym::ALL {
-            let image: Vec<(usize, usize)> = moves
-                .iter()
-                .map(|&(r, c)| {
-                    let p = sym.apply(Pos::new(r, c), BOOK_SIZE);
-                    (p.row(), p.col())
-                })
-                .collect();
+            let image = mirror(&moves, sym);
             let want = sym.apply(Pos::new(7, 3), BOOK_SIZE);
             assert_eq!(lookup_in(&table, &start_with(&image)).map(|h| h.pos), Some(want));
         }

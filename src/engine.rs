@@ -106,32 +106,38 @@ impl Engine {
             board.set_side_to_move(me);
             if !board.last_move_won() && crate::movegen::quick_move(&board).is_some() {
                 let key = board.key();
-                let searcher = &mut self.searcher;
-                let done = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.think(&mut board, limits, clock, stop, &mut |_| {})
-                }));
-                match done {
-                    Ok(report) if report.best.is_some_and(|p| board.is_empty(p)) => {
-                        found = Some(Pondered { key, report, spent: clock.now() - started });
-                    }
-                    Ok(_) => {}
-                    Err(_) => self.searcher.reset(),
+                let report = self.search_quietly(&mut board, limits, clock, stop);
+                if let Some(report) = report.filter(|r| r.best.is_some_and(|p| board.is_empty(p))) {
+                    found = Some(Pondered { key, report, spent: clock.now() - started });
                 }
             }
         }
         if !stop.load(Ordering::SeqCst) {
             let mut board = self.board.clone();
             board.set_side_to_move(me.opp());
-            let searcher = &mut self.searcher;
             let left = limits.less(clock.now() - started);
-            let done = catch_unwind(AssertUnwindSafe(|| {
-                searcher.think(&mut board, left, clock, stop, &mut |_| {});
-            }));
-            if done.is_err() {
-                self.searcher.reset();
-            }
+            self.search_quietly(&mut board, left, clock, stop);
         }
         found
+    }
+
+    /// A search of `board` for pondering: no progress reports; a panic resets the tables
+    /// and gives `None` (nothing is played from a ponder, so nothing else is needed).
+    fn search_quietly(
+        &mut self,
+        board: &mut Board,
+        limits: Limits,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+    ) -> Option<SearchReport> {
+        let searcher = &mut self.searcher;
+        let done = catch_unwind(AssertUnwindSafe(|| {
+            searcher.think(board, limits, clock, stop, &mut |_| {})
+        }));
+        if done.is_err() {
+            self.searcher.reset();
+        }
+        done.ok()
     }
 
     /// Starts a new game on a `size` board from `start`. The hash table is aged, not cleared,
