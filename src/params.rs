@@ -91,6 +91,9 @@ pub const TM_DECIDED_SCORE: i32 = 3_000;
 pub const TM_GROWTH_MIN: u64 = 150;
 /// See [`TM_GROWTH_MIN`].
 pub const TM_GROWTH_MAX: u64 = 600;
+/// Before this share of the hard limit (percent), a new iteration starts even when it is
+/// predicted not to finish: a cut iteration has still searched the previous best move deeper.
+pub const TM_PARTIAL_START_PERCENT: u32 = 50;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;

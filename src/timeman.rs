@@ -208,19 +208,25 @@ impl<'a> TimeManager<'a> {
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
-    /// or the game decided, above when the score dropped. An iteration that the last
-    /// iterations' times say cannot finish before the hard limit is not started: its time
-    /// would be wasted.
+    /// or the game decided, above when the score dropped. Within the soft limit, an iteration
+    /// starts when the last iterations' times say it can finish before the hard limit, and
+    /// also, whatever the prediction, in the first part of the hard limit
+    /// ([`crate::params::TM_PARTIAL_START_PERCENT`]): the previous best move is searched
+    /// first, so even an iteration the hard limit cuts checks it deeper and may find a better
+    /// one. Only an iteration that could neither finish nor get that far is not started.
     pub fn may_start_iteration(&self, scale: u64, predicted: Duration) -> bool {
         let elapsed = self.elapsed();
-        if let Some(hard) = self.limits.hard {
-            if elapsed + predicted > hard {
+        if let Some(soft) = self.limits.soft {
+            if elapsed >= soft * scale.min(u32::MAX as u64) as u32 / 100 {
                 return false;
             }
         }
-        match self.limits.soft {
+        match self.limits.hard {
             None => true,
-            Some(soft) => elapsed < soft * scale.min(u32::MAX as u64) as u32 / 100,
+            Some(hard) => {
+                elapsed + predicted <= hard
+                    || elapsed < hard * crate::params::TM_PARTIAL_START_PERCENT / 100
+            }
         }
     }
 }
@@ -302,17 +308,22 @@ mod tests {
         let clock = FakeClock::default();
         let tm = TimeManager::new(&clock, Limits::movetime(1000));
         let short = Duration::from_millis(10);
+        let long = Duration::from_millis(800);
         assert!(!tm.hard_exceeded());
         assert!(tm.may_start_iteration(100, short));
         clock.advance_ms(300);
         assert!(tm.may_start_iteration(100, short));
         assert!(!tm.may_start_iteration(50, short), "a stable best move halves the soft limit");
         assert!(
-            !tm.may_start_iteration(100, Duration::from_millis(800)),
-            "an iteration that cannot finish before the hard limit is not started"
+            tm.may_start_iteration(100, long),
+            "early in the move, an iteration starts even if the hard limit will cut it"
         );
         clock.advance_ms(300);
         assert!(tm.may_start_iteration(200, short), "a score drop stretches the soft limit");
+        assert!(
+            !tm.may_start_iteration(200, long),
+            "late in the move, an iteration that cannot finish is not started"
+        );
         assert!(!tm.may_start_iteration(100, short));
         assert!(!tm.hard_exceeded());
         clock.advance_ms(400);
