@@ -9,6 +9,8 @@ use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
 // The grid's geometry lives with the bitboards (which must not depend on the board); every
 // other module names it through the board, as before.
 pub use crate::bits::{Pos, NUM_POINTS, STRIDE};
+// Sides and starts are their own small module; the board names them as before.
+pub use crate::color::{Color, StartPos};
 use crate::features::{LearnedState, GRID_POINTS};
 use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
 
@@ -20,64 +22,13 @@ const _: () = assert!(GRID_POINTS == NUM_POINTS, "features must know the grid");
 /// The judge's board size.
 pub const DEFAULT_SIZE: usize = 12;
 
-/// A side.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// Moves first.
-    Black = 0,
-    /// Moves second.
-    White = 1,
-}
-
-impl Color {
-    /// The other side.
-    pub fn opp(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-    /// 0 for black, 1 for white.
-    pub fn idx(self) -> usize {
-        self as usize
-    }
-    fn cell(self) -> u8 {
-        self as u8 + 1
-    }
-}
-
-/// How a game starts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum StartPos {
-    /// The judge's four stones: white at (5,5) and (6,6), black at (5,6) and (6,5), centred on
-    /// other sizes; black to move.
-    Center4,
-    /// An empty board, black to move.
-    Empty,
-}
-
-impl StartPos {
-    /// The stones of this start on a board of `size`, in the order they are placed.
-    pub fn stones(self, size: usize) -> Vec<(Pos, Color)> {
-        match self {
-            StartPos::Empty => Vec::new(),
-            StartPos::Center4 => {
-                let a = size / 2 - 1;
-                let b = a + 1;
-                vec![
-                    (Pos::new(a, b), Color::Black),
-                    (Pos::new(a, a), Color::White),
-                    (Pos::new(b, a), Color::Black),
-                    (Pos::new(b, b), Color::White),
-                ]
-            }
-        }
-    }
-}
-
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 const NO_POINT: u8 = 255;
+/// The cell code of a stone of `color` (0 is empty, 3 wall).
+fn cell(color: Color) -> u8 {
+    color as u8 + 1
+}
 /// Grid steps of the four lines: horizontal, vertical, diagonal, anti-diagonal.
 const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
@@ -154,7 +105,7 @@ impl Board {
         for (p, c) in start.stones(size) {
             board.put(p, c);
         }
-        board.history.clear();
+        board.forget_history();
         board.side = Color::Black;
         board.key = board.compute_key();
         board
@@ -219,14 +170,14 @@ impl Board {
         let i = p.idx();
         if placing {
             self.remove_point(p);
-            self.cells[i] = color.cell();
+            self.cells[i] = cell(color);
             self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
         } else {
             self.cells[i] = EMPTY;
             self.stones[color.idx()][i >> 6] &= !(1 << (i & 63));
         }
         self.key ^= ZOBRIST[color.idx()][i];
-        let stone = color.cell() as u16;
+        let stone = cell(color) as u16;
         for d in 0..4 {
             for slot in 0..8 {
                 let q = self.neighbours[i][d][slot];
@@ -325,6 +276,11 @@ impl Board {
     /// Moves played on this board (set-up stones included), oldest first.
     pub fn history(&self) -> &[Undo] {
         &self.history
+    }
+    /// Forgets how the stones came to be: they stay, but can no longer be unmade (a position
+    /// set up from a diagram has no history).
+    pub fn forget_history(&mut self) {
+        self.history.clear();
     }
     /// The moves played, oldest first, as (point, colour): what [`Board::put`] replays.
     pub fn moves(&self) -> impl Iterator<Item = (Pos, Color)> + '_ {
@@ -491,152 +447,5 @@ impl Board {
             return Err("Zobrist key differs".into());
         }
         Ok(())
-    }
-
-    /// Parses a board drawn in ASCII: one row a line, `X` black, `O` white, `.` empty, blanks
-    /// ignored. The side to move is black when the stone counts are equal, else white.
-    pub fn from_ascii(text: &str) -> Result<Board, String> {
-        let rows: Vec<Vec<u8>> = text
-            .lines()
-            .map(|l| l.bytes().filter(|b| !b.is_ascii_whitespace()).collect::<Vec<u8>>())
-            .filter(|r| !r.is_empty())
-            .collect();
-        let size = rows.len();
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || rows.iter().any(|r| r.len() != size) {
-            return Err(format!("need a square board of 5..=15 rows, got {size} rows"));
-        }
-        let mut board = Board::new(size);
-        let (mut blacks, mut whites) = (Vec::new(), Vec::new());
-        for (r, row) in rows.iter().enumerate() {
-            for (c, &ch) in row.iter().enumerate() {
-                match ch {
-                    b'X' | b'x' => blacks.push(Pos::new(r, c)),
-                    b'O' | b'o' => whites.push(Pos::new(r, c)),
-                    b'.' | b'+' => {}
-                    other => return Err(format!("bad cell '{}'", other as char)),
-                }
-            }
-        }
-        for p in &blacks {
-            board.put(*p, Color::Black);
-        }
-        for p in &whites {
-            board.put(*p, Color::White);
-        }
-        board.history.clear();
-        let side = if blacks.len() > whites.len() { Color::White } else { Color::Black };
-        board.set_side_to_move(side);
-        Ok(board)
-    }
-
-    /// Draws the board in ASCII with row and column numbers; `mark` is shown in brackets.
-    pub fn to_ascii(&self, mark: Option<Pos>) -> String {
-        let mut out = String::from("   ");
-        for c in 0..self.size {
-            out.push_str(&format!("{c:>2} "));
-        }
-        out.push('\n');
-        for r in 0..self.size {
-            out.push_str(&format!("{r:>2} "));
-            for c in 0..self.size {
-                let p = Pos::new(r, c);
-                let ch = match self.stone(p) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                };
-                let (open, close) = if mark == Some(p) { ('[', ']') } else { (' ', ' ') };
-                out.push(open);
-                out.push(ch);
-                out.push(close);
-            }
-            out.push('\n');
-        }
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn start_position_has_the_judge_stones() {
-        let b = Board::with_start(12, StartPos::Center4);
-        assert_eq!(b.stone(Pos::new(5, 5)), Some(Color::White));
-        assert_eq!(b.stone(Pos::new(6, 6)), Some(Color::White));
-        assert_eq!(b.stone(Pos::new(5, 6)), Some(Color::Black));
-        assert_eq!(b.stone(Pos::new(6, 5)), Some(Color::Black));
-        assert_eq!(b.side_to_move(), Color::Black);
-        assert_eq!(b.stone_count(), 4);
-        b.verify().unwrap();
-    }
-
-    #[test]
-    fn make_and_unmake_restore_everything() {
-        let mut b = Board::with_start(12, StartPos::Center4);
-        let sums = |b: &Board| [0, 1].map(|s| [0, 1].map(|r| b.learned().sum(s, r)));
-        let before = (b.key(), sums(&b));
-        for (r, c) in [(4, 7), (7, 4), (3, 8), (0, 0), (11, 11)] {
-            b.make(Pos::new(r, c));
-            b.verify().unwrap();
-        }
-        for _ in 0..5 {
-            b.unmake();
-            b.verify().unwrap();
-        }
-        assert_eq!(before, (b.key(), sums(&b)));
-    }
-
-    #[test]
-    fn five_points_and_five_detection() {
-        let mut b = Board::new(12);
-        for c in 0..4 {
-            b.put(Pos::new(0, c), Color::Black);
-        }
-        assert!(b.makes_five(Pos::new(0, 4), Color::Black));
-        assert!(!b.makes_five(Pos::new(0, 4), Color::White));
-        assert_eq!(b.five_points(Color::Black).collect::<Vec<_>>(), vec![Pos::new(0, 4)]);
-        assert_eq!(b.combo_count(Color::Black, Combo::Five), 1);
-        b.put(Pos::new(0, 4), Color::Black);
-        assert!(b.last_move_won());
-        b.verify().unwrap();
-    }
-
-    #[test]
-    fn candidates_are_the_empty_points_near_stones() {
-        let mut b = Board::new(15);
-        for (r, c) in [(0, 0), (7, 14), (14, 3), (3, 7), (4, 13), (8, 1)] {
-            b.put(Pos::new(r, c), Color::Black);
-        }
-        let got: Vec<Pos> = b.candidates().collect();
-        let want: Vec<Pos> = b
-            .points()
-            .filter(|&p| b.is_empty(p))
-            .filter(|&p| {
-                b.points().any(|q| {
-                    b.stone(q).is_some()
-                        && p.row().abs_diff(q.row()) <= 2
-                        && p.col().abs_diff(q.col()) <= 2
-                })
-            })
-            .collect();
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn ascii_round_trip() {
-        let text = "\
-            . . . . .\n\
-            . X O . .\n\
-            . . X . .\n\
-            . . . . .\n\
-            . . . . .\n";
-        let b = Board::from_ascii(text).unwrap();
-        assert_eq!(b.side_to_move(), Color::White);
-        assert_eq!(b.stone(Pos::new(1, 2)), Some(Color::White));
-        let drawn = b.to_ascii(Some(Pos::new(2, 2)));
-        assert!(drawn.contains("[X]"), "{drawn}");
-        b.verify().unwrap();
     }
 }

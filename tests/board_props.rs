@@ -3,7 +3,7 @@
 //! detection agrees with a brute-force scan, and unmake restores the exact previous state.
 
 use proptest::prelude::*;
-use wuzi::board::{Board, Color, Pos};
+use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::pattern::Combo;
 
 /// Everything observable about a board, to compare before a make and after its unmake.
@@ -113,4 +113,70 @@ proptest! {
             }
         }
     }
+}
+
+// Examples: the start position, a short game made and unmade, five detection, candidates.
+
+#[test]
+fn start_position_has_the_judge_stones() {
+    let b = Board::with_start(12, StartPos::Center4);
+    assert_eq!(b.stone(Pos::new(5, 5)), Some(Color::White));
+    assert_eq!(b.stone(Pos::new(6, 6)), Some(Color::White));
+    assert_eq!(b.stone(Pos::new(5, 6)), Some(Color::Black));
+    assert_eq!(b.stone(Pos::new(6, 5)), Some(Color::Black));
+    assert_eq!(b.side_to_move(), Color::Black);
+    assert_eq!(b.stone_count(), 4);
+    b.verify().unwrap();
+}
+
+#[test]
+fn make_and_unmake_restore_everything() {
+    let mut b = Board::with_start(12, StartPos::Center4);
+    let sums = |b: &Board| [0, 1].map(|s| [0, 1].map(|r| b.learned().sum(s, r)));
+    let before = (b.key(), sums(&b));
+    for (r, c) in [(4, 7), (7, 4), (3, 8), (0, 0), (11, 11)] {
+        b.make(Pos::new(r, c));
+        b.verify().unwrap();
+    }
+    for _ in 0..5 {
+        b.unmake();
+        b.verify().unwrap();
+    }
+    assert_eq!(before, (b.key(), sums(&b)));
+}
+
+#[test]
+fn five_points_and_five_detection() {
+    let mut b = Board::new(12);
+    for c in 0..4 {
+        b.put(Pos::new(0, c), Color::Black);
+    }
+    assert!(b.makes_five(Pos::new(0, 4), Color::Black));
+    assert!(!b.makes_five(Pos::new(0, 4), Color::White));
+    assert_eq!(b.five_points(Color::Black).collect::<Vec<_>>(), vec![Pos::new(0, 4)]);
+    assert_eq!(b.combo_count(Color::Black, Combo::Five), 1);
+    b.put(Pos::new(0, 4), Color::Black);
+    assert!(b.last_move_won());
+    b.verify().unwrap();
+}
+
+#[test]
+fn candidates_are_the_empty_points_near_stones() {
+    let mut b = Board::new(15);
+    for (r, c) in [(0, 0), (7, 14), (14, 3), (3, 7), (4, 13), (8, 1)] {
+        b.put(Pos::new(r, c), Color::Black);
+    }
+    let got: Vec<Pos> = b.candidates().collect();
+    let want: Vec<Pos> = b
+        .points()
+        .filter(|&p| b.is_empty(p))
+        .filter(|&p| {
+            b.points().any(|q| {
+                b.stone(q).is_some()
+                    && p.row().abs_diff(q.row()) <= 2
+                    && p.col().abs_diff(q.col()) <= 2
+            })
+        })
+        .collect();
+    assert_eq!(got, want);
 }
