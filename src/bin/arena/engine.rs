@@ -337,7 +337,7 @@ impl Engine {
                     _ if board.stones() == 0 => "BEGIN".to_string(),
                     _ => {
                         self.send("BOARD")?;
-                        for &(mv, color) in &board.history {
+                        for (mv, color) in board.alternating() {
                             let who = if color == self.color { 1 } else { 2 };
                             self.send(&format!("{},{},{who}", mv.col, mv.row))?;
                         }

@@ -135,6 +135,25 @@ impl Board {
         self.history.push((mv, color));
     }
 
+    /// The stones in an order whose colours alternate, black first, each colour's stones in
+    /// the order they were placed (any surplus of one colour last). Gomocup engines such as
+    /// Rapfi rebuild a `BOARD` position by playing its stones in turn, whatever their field
+    /// says, but the judge's start stones are placed two of a colour at a time: sent in that
+    /// order, two of the four would change colour in the engine's eyes.
+    pub fn alternating(&self) -> Vec<(Move, Color)> {
+        let of = |c: Color| self.history.iter().filter(move |s| s.1 == c).copied();
+        let (mut black, mut white) = (of(Color::Black), of(Color::White));
+        let mut out = Vec::with_capacity(self.history.len());
+        loop {
+            let (b, w) = (black.next(), white.next());
+            if b.is_none() && w.is_none() {
+                return out;
+            }
+            out.extend(b);
+            out.extend(w);
+        }
+    }
+
     /// Whether the stone at `mv` is part of five or more in a row (freestyle rule).
     pub fn makes_five(&self, mv: Move) -> bool {
         let Some(color) = self.at(mv) else { return false };
@@ -171,6 +190,25 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn board_order_alternates_colours_from_the_judge_start() {
+        let mut b = Board::new();
+        for (mv, c) in JUDGE_START {
+            b.place(mv, c);
+        }
+        b.place(Move::new(4, 7), Color::Black);
+        b.place(Move::new(7, 4), Color::White);
+        b.place(Move::new(3, 3), Color::Black);
+        let order = b.alternating();
+        let colours: Vec<Color> = order.iter().map(|s| s.1).collect();
+        let want = [Color::Black, Color::White].repeat(3);
+        assert_eq!(colours[..6], want[..]);
+        assert_eq!(colours[6], Color::Black);
+        let moves: Vec<Move> = order.iter().map(|s| s.0).collect();
+        let want = [(5, 6), (5, 5), (6, 5), (6, 6), (4, 7), (7, 4), (3, 3)];
+        assert_eq!(moves, want.map(|(r, c)| Move::new(r, c)));
+    }
+
     use super::*;
 
     #[test]
