@@ -190,6 +190,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn board_order_alternates_colours_from_the_judge_start() {
         let mut b = Board::new();
@@ -208,8 +210,6 @@ mod tests {
         let want = [(5, 6), (5, 5), (6, 5), (6, 6), (4, 7), (7, 4), (3, 3)];
         assert_eq!(moves, want.map(|(r, c)| Move::new(r, c)));
     }
-
-    use super::*;
 
     #[test]
     fn five_in_every_direction_and_overlines() {
