@@ -24,7 +24,7 @@ impl Searcher {
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + 1024;
             if ctl.stop.load(Ordering::Relaxed)
-                || ctl.tm.hard_exceeded()
+                || ctl.tm.search_exceeded()
                 || self.nodes >= ctl.max_nodes
             {
                 self.stopped = true;

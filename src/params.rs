@@ -76,7 +76,7 @@ pub const GAME_LENGTHS: &[u16] = &[
     69, 69, 69, 69, 69, 69, 69
 ];
 /// Soft-limit scale, in percent, when the best move has not changed for three iterations.
-pub const TM_STABLE_SCALE: u64 = 60;
+pub const TM_STABLE_SCALE: u64 = 85;
 /// Extra soft-limit scale, in percent, when the score dropped by more than
 /// [`TM_DROP_MARGIN`] since the last iteration.
 pub const TM_DROP_EXTRA: u64 = 80;
@@ -93,7 +93,11 @@ pub const TM_GROWTH_MIN: u64 = 150;
 pub const TM_GROWTH_MAX: u64 = 600;
 /// Before this share of the hard limit (percent), a new iteration starts even when it is
 /// predicted not to finish: a cut iteration has still searched the previous best move deeper.
-pub const TM_PARTIAL_START_PERCENT: u32 = 50;
+pub const TM_PARTIAL_START_PERCENT: u32 = 75;
+
+/// Share of a move's hard limit (percent) kept for the root's check of the chosen move
+/// against the opponent's threats: the search proper stops before it.
+pub const DEFENCE_TIME_PERCENT: u32 = 10;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;

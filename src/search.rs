@@ -172,7 +172,7 @@ impl Searcher {
         }
         // The solvers are bounded by nodes, and by the clock and the stop flag as well: on a
         // loaded machine, or when pondering ends, they must give up at once.
-        let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
+        let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.search_exceeded();
         // Step 2. A win by continuous fours is played at once.
         if board.combo_count(opp, Combo::Five) == 0 {
             let found = self.solver.solve(board, VCF_MAX_DEPTH, ROOT_VCF_NODES, false, &abort);
@@ -229,8 +229,12 @@ impl Searcher {
         }
         self.deepen(board, ctl, &mut root, &mut best, on_iteration);
         // Step 6. The opponent's wins by threats after the chosen move, deeper than the
-        // search saw: while the best move loses to one, the next in the search's order.
-        if !self.stopped && best.score.abs() < WIN_BOUND {
+        // search saw: while the best move loses to one, the next in the search's order. It
+        // runs also when the clock cut the search (the manager kept the rest of the hard
+        // limit for it), but not after a stop or the node budget.
+        let time_cut = !ctl.stop.load(Ordering::Relaxed) && self.nodes < ctl.max_nodes;
+        if (!self.stopped || time_cut) && best.score.abs() < WIN_BOUND {
+            let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
             if let Some(i) = best.best.and_then(|b| root.iter().position(|&p| p == b)) {
                 root[..=i].rotate_right(1);
             }

@@ -187,12 +187,17 @@ pub struct TimeManager<'a> {
     clock: &'a dyn Clock,
     start: Duration,
     limits: Limits,
+    /// Where the search proper must stop: the hard limit less the share kept for the root's
+    /// defence check ([`crate::params::DEFENCE_TIME_PERCENT`]).
+    search_hard: Option<Duration>,
 }
 
 impl<'a> TimeManager<'a> {
     /// Starts timing a search under `limits` from now on `clock`.
     pub fn new(clock: &'a dyn Clock, limits: Limits) -> TimeManager<'a> {
-        TimeManager { clock, start: clock.now(), limits }
+        let keep = 100 - crate::params::DEFENCE_TIME_PERCENT.min(100);
+        let search_hard = limits.hard.map(|h| h * keep / 100);
+        TimeManager { clock, start: clock.now(), limits, search_hard }
     }
     /// The limits.
     pub fn limits(&self) -> &Limits {
@@ -202,15 +207,21 @@ impl<'a> TimeManager<'a> {
     pub fn elapsed(&self) -> Duration {
         self.clock.now().saturating_sub(self.start)
     }
-    /// Whether the hard limit has passed.
+    /// Whether the hard limit has passed: nothing may run any more.
     pub fn hard_exceeded(&self) -> bool {
         self.limits.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+    /// Whether the search proper must stop: the rest of the hard limit belongs to the check
+    /// that the chosen move does not lose to the opponent's threats, which a search cut by the
+    /// clock would otherwise skip.
+    pub fn search_exceeded(&self) -> bool {
+        self.search_hard.is_some_and(|h| self.elapsed() >= h)
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
     /// or the game decided, above when the score dropped. Within the soft limit, an iteration
-    /// starts when the last iterations' times say it can finish before the hard limit, and
-    /// also, whatever the prediction, in the first part of the hard limit
+    /// starts when the last iterations' times say it can finish before the search's part of
+    /// the hard limit, and also, whatever the prediction, in the first part of it
     /// ([`crate::params::TM_PARTIAL_START_PERCENT`]): the previous best move is searched
     /// first, so even an iteration the hard limit cuts checks it deeper and may find a better
     /// one. Only an iteration that could neither finish nor get that far is not started.
@@ -221,7 +232,7 @@ impl<'a> TimeManager<'a> {
                 return false;
             }
         }
-        match self.limits.hard {
+        match self.search_hard {
             None => true,
             Some(hard) => {
                 elapsed + predicted <= hard
@@ -318,15 +329,20 @@ mod tests {
             tm.may_start_iteration(100, long),
             "early in the move, an iteration starts even if the hard limit will cut it"
         );
-        clock.advance_ms(300);
+        clock.advance_ms(400);
         assert!(tm.may_start_iteration(200, short), "a score drop stretches the soft limit");
         assert!(
             !tm.may_start_iteration(200, long),
             "late in the move, an iteration that cannot finish is not started"
         );
         assert!(!tm.may_start_iteration(100, short));
+        let reserve = crate::params::DEFENCE_TIME_PERCENT as u64 * 10;
+        clock.advance_ms(300 - reserve - 1);
+        assert!(!tm.search_exceeded());
+        clock.advance_ms(1);
+        assert!(tm.search_exceeded(), "the search stops where the defence's share begins");
         assert!(!tm.hard_exceeded());
-        clock.advance_ms(400);
+        clock.advance_ms(reserve);
         assert!(tm.hard_exceeded());
     }
 
