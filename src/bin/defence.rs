@@ -7,7 +7,7 @@
 //! cargo run --release --bin defence -- extract --engine A --out tests/data/defence12.txt \
 //!     arena-out/game-*.txt
 //! # how many a brain avoids (any judge-protocol brain that knows MINE; its own clock)
-//! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12.txt
+//! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12-rapfi.txt
 //! ```
 //!
 //! A move is *fatal* when our own long search (2 M nodes, fixed, so repeatable) sees a forced
@@ -311,11 +311,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_suite_file_holds_legal_positions_and_lines() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/defence12.txt");
-        let suite = read_suite(path).unwrap();
-        assert!(suite.len() >= 10, "{} entries", suite.len());
-        for e in &suite {
+    fn the_suite_files_hold_legal_positions_and_lines() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+        for (name, entries) in [("defence12.txt", 22), ("defence12-rapfi.txt", 38)] {
+            let suite = read_suite(&format!("{dir}{name}")).unwrap();
+            assert_eq!(suite.len(), entries, "{name}");
+            check_entries(&suite);
+        }
+    }
+
+    fn check_entries(suite: &[Entry]) {
+        for e in suite {
             let mut b = board_after(&e.moves).unwrap();
             assert!(!b.last_move_won() && b.is_empty(e.fatal));
             // The fatal move, then the opponent's winning line (the search's principal

@@ -37,7 +37,8 @@ OPTIONS:
     --pin                pin each engine to its own core with `taskset -c` (Linux)
     --sprt E0,E1,A,B     SPRT of H0 \"A is E0 Elo stronger\" against H1 \"A is E1 Elo
                          stronger\" with error rates alpha A and beta B, e.g. 0,10,0.05,0.05;
-                         the match stops when the log-likelihood ratio crosses a bound
+                         the match stops when the log-likelihood ratio of the game pairs
+                         (the two games of an opening) crosses a bound
     --out DIR            where records go (default arena-out/): game-NNNN.txt per game and
                          match.txt; files of the same name are overwritten
     --debug-log          also record each side's DEBUG lines

@@ -24,7 +24,7 @@ use cli::{Options, Parsed};
 use engine::{EngineSpec, FaultKind};
 use game::{Color, Move};
 use referee::{Ending, GameRecord, GameSetup};
-use stats::{Decision, Wdl};
+use stats::{Decision, Pairs, Wdl};
 
 /// Why a match could not be played.
 enum Failure {
@@ -74,6 +74,10 @@ struct Tally {
     faults: [BTreeMap<&'static str, u32>; 2],
     /// Whether each engine has ever answered START.
     started: [bool; 2],
+    /// A's points in the finished pairs of games (games 2k-1 and 2k share an opening).
+    pairs: Pairs,
+    /// A's score in each finished game whose partner has not finished yet, by game number.
+    unpaired: BTreeMap<usize, f64>,
 }
 
 impl Tally {
@@ -187,9 +191,11 @@ fn run_match(o: &Options) -> Result<(), Failure> {
             count(&mut tally, &g);
             let mut line = game_line(&g, o.games);
             if let Some(sprt) = &o.sprt {
-                let llr = sprt.llr(&tally.total());
+                // The decision is taken on pairs; the games' ratio is shown beside it.
+                let llr = sprt.llr_pairs(&tally.pairs);
                 let (lo, hi) = sprt.bounds();
-                let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2})");
+                let games = sprt.llr(&tally.total());
+                let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2}), by games {games:.2}");
                 if let (None, Some(d)) = (decision, sprt.decide(llr)) {
                     decision = Some((d, played));
                     let _ = write!(line, " {}", decision_text(d));
@@ -242,6 +248,13 @@ fn cannot_start(g: &GameRecord, tally: &Tally) -> Option<String> {
 
 fn count(tally: &mut Tally, g: &GameRecord) {
     tally.by_color[g.a_color().index()].add(g.a_score());
+    let partner = if g.number % 2 == 1 { g.number + 1 } else { g.number - 1 };
+    match tally.unpaired.remove(&partner) {
+        Some(other) => tally.pairs.add(other + g.a_score()),
+        None => {
+            tally.unpaired.insert(g.number, g.a_score());
+        }
+    }
     for side in &g.sides {
         tally.started[label_index(side.label)] |= side.started;
     }
@@ -309,6 +322,19 @@ fn summary(o: &Options, header: &str, t: &Tally, decision: Option<(Decision, usi
             if e.elo_error.is_finite() { format!("{:.1}", e.elo_error) } else { "inf".into() };
         let _ = writeln!(s, "Elo A-B: {} +/- {err} (95%)", signed(e.elo));
     }
+    if let Some(e) = stats::estimate_pairs(&t.pairs) {
+        let [p0, p1, p2, p3, p4] = t.pairs.0;
+        let _ = writeln!(
+            s,
+            "by opening pairs ({} pairs scoring 0/0.5/1/1.5/2: {p0}/{p1}/{p2}/{p3}/{p4}): \
+             {:.3} (95% interval {:.3} .. {:.3}), Elo {}",
+            t.pairs.count(),
+            e.score,
+            e.low,
+            e.high,
+            signed(e.elo)
+        );
+    }
     for (i, label) in ['A', 'B'].iter().enumerate() {
         let list: Vec<String> = t.faults[i].iter().map(|(k, n)| format!("{k} {n}")).collect();
         let text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
@@ -316,14 +342,16 @@ fn summary(o: &Options, header: &str, t: &Tally, decision: Option<(Decision, usi
     }
     if let Some(sprt) = &o.sprt {
         let (lo, hi) = sprt.bounds();
-        let llr = sprt.llr(&total);
+        let llr = sprt.llr_pairs(&t.pairs);
+        let games = sprt.llr(&total);
         let verdict = match decision {
             Some((d, n)) => format!("{} after {n} games", decision_text(d)),
             None => "no decision (bounds not reached)".to_string(),
         };
         let _ = writeln!(
             s,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} bounds ({lo:.2}, {hi:.2}): {verdict}",
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} by pairs (by games {games:.2}) \
+             bounds ({lo:.2}, {hi:.2}): {verdict}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         );
     }

@@ -1,5 +1,6 @@
 //! Match statistics: the score with its 95% interval, the logistic Elo difference, and the
-//! trinomial generalized SPRT (GSPRT) on wins/draws/losses.
+//! generalized SPRT (GSPRT), on games (wins/draws/losses) and on game pairs (the two games of
+//! one opening, one with each colour: 0, ½, 1, 1½ or 2 points, as fishtest counts them).
 
 /// 1.96: the two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_964;
@@ -63,6 +64,32 @@ impl Wdl {
     }
 }
 
+/// A's points in the two games of each opening, one played with each colour: how many pairs
+/// scored 0, ½, 1, 1½ and 2. The colour and the opening weigh on both games of a pair alike,
+/// so pairs vary less than single games and an SPRT on them decides sooner.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs(pub [u32; 5]);
+
+/// A pair's possible scores per game: 0, ¼, ½, ¾, 1.
+const PAIR_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+/// A game's possible scores, in the order (loss, draw, win).
+const GAME_VALUES: [f64; 3] = [0.0, 0.5, 1.0];
+
+impl Pairs {
+    /// Counts one pair in which A scored `points` (0 to 2, in halves).
+    pub fn add(&mut self, points: f64) {
+        let k = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.0[k] += 1;
+    }
+    /// Pairs counted.
+    pub fn count(&self) -> u32 {
+        self.0.iter().sum()
+    }
+    fn counts(&self) -> Vec<f64> {
+        self.0.iter().map(|&c| c as f64).collect()
+    }
+}
+
 /// A's score with a 95% interval, and the matching Elo difference.
 #[derive(Clone, Copy, Debug)]
 pub struct Estimate {
@@ -80,15 +107,26 @@ pub struct Estimate {
 
 /// The normal-approximation estimate; `None` before any game.
 pub fn estimate(t: &Wdl) -> Option<Estimate> {
-    let n = t.games() as f64;
+    estimate_of(&wdl_counts(t), &GAME_VALUES)
+}
+
+/// The same from game pairs (score per game, the interval from the pairs' spread).
+pub fn estimate_pairs(p: &Pairs) -> Option<Estimate> {
+    estimate_of(&p.counts(), &PAIR_VALUES)
+}
+
+fn wdl_counts(t: &Wdl) -> Vec<f64> {
+    vec![t.losses as f64, t.draws as f64, t.wins as f64]
+}
+
+/// Mean and 95% interval of outcomes that took `values[i]` `counts[i]` times.
+fn estimate_of(counts: &[f64], values: &[f64]) -> Option<Estimate> {
+    let n: f64 = counts.iter().sum();
     if n == 0.0 {
         return None;
     }
-    let score = t.points() / n;
-    let var = (t.wins as f64 * (1.0 - score).powi(2)
-        + t.draws as f64 * (0.5 - score).powi(2)
-        + t.losses as f64 * score.powi(2))
-        / n;
+    let score = counts.iter().zip(values).map(|(c, v)| c * v).sum::<f64>() / n;
+    let var = counts.iter().zip(values).map(|(c, v)| c * (v - score).powi(2)).sum::<f64>() / n;
     let half = Z95 * (var / n).sqrt();
     let (low, high) = ((score - half).max(0.0), (score + half).min(1.0));
     Some(Estimate {
@@ -150,16 +188,28 @@ impl Sprt {
     /// for `elo0`. Zero counts are replaced by 1e-3 when fitting, as fishtest does, so that
     /// a one-sided record still gives a finite, sensible ratio.
     pub fn llr(&self, t: &Wdl) -> f64 {
-        let counts = [t.losses as f64, t.draws as f64, t.wins as f64];
-        if t.games() == 0 {
+        self.llr_of(&wdl_counts(t), &GAME_VALUES)
+    }
+
+    /// The same GSPRT on game pairs (the pentanomial distribution of a pair's points), the
+    /// match's decision: it does not count the colour's and the opening's weight as noise.
+    pub fn llr_pairs(&self, p: &Pairs) -> f64 {
+        self.llr_of(&p.counts(), &PAIR_VALUES)
+    }
+
+    fn llr_of(&self, counts: &[f64], values: &[f64]) -> f64 {
+        if counts.iter().sum::<f64>() == 0.0 {
             return 0.0;
         }
         let reg: Vec<f64> = counts.iter().map(|&c| c.max(1e-3)).collect();
         let total: f64 = reg.iter().sum();
-        let freq = [reg[0] / total, reg[1] / total, reg[2] / total];
-        let p0 = fit(freq, score_from_elo(self.elo0));
-        let p1 = fit(freq, score_from_elo(self.elo1));
-        (0..3).filter(|&i| counts[i] > 0.0).map(|i| counts[i] * (p1[i] / p0[i]).ln()).sum()
+        let freq: Vec<f64> = reg.iter().map(|c| c / total).collect();
+        let p0 = fit(&freq, values, score_from_elo(self.elo0));
+        let p1 = fit(&freq, values, score_from_elo(self.elo1));
+        (0..counts.len())
+            .filter(|&i| counts[i] > 0.0)
+            .map(|i| counts[i] * (p1[i] / p0[i]).ln())
+            .sum()
     }
 
     /// The decision for a log-likelihood ratio, if a bound is crossed.
@@ -175,14 +225,13 @@ impl Sprt {
     }
 }
 
-/// Maximum-likelihood (loss, draw, win) probabilities for observed frequencies `freq` under
-/// the constraint that the mean score is `s`. The Lagrange condition gives
-/// `p_i = freq_i / (1 + x (a_i - s))` with `a = (0, 1/2, 1)`; `x` solves
-/// `sum p_i (a_i - s) = 0`, a decreasing function of `x` on the interval where every
-/// denominator is positive, so bisection finds it.
-fn fit(freq: [f64; 3], s: f64) -> [f64; 3] {
-    let d = [-s, 0.5 - s, 1.0 - s];
-    let g = |x: f64| (0..3).map(|i| freq[i] * d[i] / (1.0 + x * d[i])).sum::<f64>();
+/// Maximum-likelihood probabilities of the outcomes worth `a` (from 0 to 1) for observed
+/// frequencies `freq` under the constraint that the mean score is `s`. The Lagrange condition
+/// gives `p_i = freq_i / (1 + x (a_i - s))`; `x` solves `sum p_i (a_i - s) = 0`, a decreasing
+/// function of `x` on the interval where every denominator is positive, so bisection finds it.
+fn fit(freq: &[f64], a: &[f64], s: f64) -> Vec<f64> {
+    let d: Vec<f64> = a.iter().map(|v| v - s).collect();
+    let g = |x: f64| (0..d.len()).map(|i| freq[i] * d[i] / (1.0 + x * d[i])).sum::<f64>();
     let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -193,9 +242,9 @@ fn fit(freq: [f64; 3], s: f64) -> [f64; 3] {
         }
     }
     let x = 0.5 * (lo + hi);
-    let p: Vec<f64> = (0..3).map(|i| freq[i] / (1.0 + x * d[i])).collect();
+    let p: Vec<f64> = (0..d.len()).map(|i| freq[i] / (1.0 + x * d[i])).collect();
     let sum: f64 = p.iter().sum();
-    [p[0] / sum, p[1] / sum, p[2] / sum]
+    p.iter().map(|v| v / sum).collect()
 }
 
 #[cfg(test)]
@@ -247,5 +296,39 @@ mod tests {
         assert_eq!(s.decide(s.llr(&wdl(5000, 200, 5000))), Some(Decision::H0));
         assert_eq!(s.decide(s.llr(&wdl(0, 0, 110))), Some(Decision::H0));
         assert_eq!(s.llr(&Wdl::default()), 0.0);
+    }
+
+    #[test]
+    fn pairs_count_points_and_estimate_per_game() {
+        let mut p = Pairs::default();
+        for points in [0.0, 0.5, 1.0, 1.0, 1.5, 2.0, 2.0] {
+            p.add(points);
+        }
+        assert_eq!(p, Pairs([1, 1, 2, 1, 2]));
+        assert_eq!(p.count(), 7);
+        let e = estimate_pairs(&p).unwrap();
+        assert!((e.score - 8.0 / 14.0).abs() < 1e-12, "the score is per game: 8 of 14 points");
+        assert!(e.low < e.score && e.high > e.score);
+        assert!(estimate_pairs(&Pairs::default()).is_none());
+    }
+
+    #[test]
+    fn pairs_see_through_the_colour() {
+        // 100 pairs, each engine winning as black in most: as single games 110 wins and 90
+        // losses, a noisy +35 Elo; as pairs the same games are 70 splits and 20 pairs that
+        // A won twice against 10 it lost twice, far less noise around the same mean.
+        let s = Sprt::parse("0,20,0.05,0.05").unwrap();
+        let games = wdl(110, 0, 90);
+        let pairs = Pairs([10, 0, 70, 0, 20]);
+        assert_eq!(games.points() / 200.0, estimate_pairs(&pairs).unwrap().score);
+        let (by_games, by_pairs) = (s.llr(&games), s.llr_pairs(&pairs));
+        assert!(by_pairs > by_games && by_games > 0.0, "{by_pairs} {by_games}");
+        let (g, p) = (estimate(&games).unwrap(), estimate_pairs(&pairs).unwrap());
+        assert!(p.high - p.low < g.high - g.low);
+        // The directions are those of the games' test.
+        assert_eq!(s.decide(s.llr_pairs(&Pairs([0, 0, 0, 0, 60]))), Some(Decision::H1));
+        assert_eq!(s.decide(s.llr_pairs(&Pairs([0, 0, 5000, 0, 0]))), Some(Decision::H0));
+        assert!(s.llr_pairs(&Pairs([3, 5, 25, 13, 3])) > 0.0);
+        assert_eq!(s.llr_pairs(&Pairs::default()), 0.0);
     }
 }
