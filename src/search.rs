@@ -232,8 +232,8 @@ impl Searcher {
         // search saw: while the best move loses to one, the next in the search's order. It
         // runs also when the clock cut the search (the manager kept the rest of the hard
         // limit for it), but not after a stop or the node budget.
-        let time_cut = !ctl.stop.load(Ordering::Relaxed) && self.nodes < ctl.max_nodes;
-        if (!self.stopped || time_cut) && best.score.abs() < WIN_BOUND {
+        let interrupted = ctl.stop.load(Ordering::Relaxed) || self.nodes >= ctl.max_nodes;
+        if !(self.stopped && interrupted) && best.score.abs() < WIN_BOUND {
             let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
             if let Some(i) = best.best.and_then(|b| root.iter().position(|&p| p == b)) {
                 root[..=i].rotate_right(1);
