@@ -137,7 +137,10 @@ impl Searcher {
             }
             moves.swap(i, pick);
             let p = moves[i].pos;
-            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::OpenThree;
+            // A lone open three forces only a block, often one that builds for the opponent:
+            // late in the order it is reduced and pruned like a quiet move. Double threats
+            // and fours are not.
+            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::ThreeThree;
             // Near the leaves, late quiet moves of a node that is not on the main line are
             // hopeless: they neither threaten nor come early in the ordering.
             if quiet && null_window(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
