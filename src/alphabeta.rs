@@ -142,7 +142,7 @@ impl Searcher {
             // and fours are not.
             let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::ThreeThree;
             // Near the leaves, late quiet moves of a node that is not on the main line are
-            // hopeless: they neither threaten nor come early in the ordering.
+            // hopeless: they make no double threat and come late in the ordering.
             if quiet && null_window(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
             {
                 continue;

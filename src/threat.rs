@@ -91,7 +91,7 @@ impl Solver {
         }
         // A VCT deepens one attacking move at a time: depth first to the full depth, the
         // solver spends its nodes on long lines of threes and misses short wins (in the
-        // defence suite, wins of 5 to 9 attacking moves that a 60,000-node solve to depth 12
+        // defence suite, wins of 4 to 10 attacking moves that a 60,000-node solve to depth 12
         // never reached). Refutations stay valid from one depth to the next.
         for depth in 1..=max_depth {
             if self.attack(board, depth, &mut line, abort) {
