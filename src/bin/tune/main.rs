@@ -16,11 +16,12 @@
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
-//! [--policy-lr X] [--policy-l2 X] [--out FILE] [--command TEXT] [--handset] [--handset-eval]`
+//! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset] [--handset-eval]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
 //! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
-//! `--command` is the text the weights file's header gives as the way to regenerate it).
+//! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
+//! penalty pull towards it; `--command` is the text the weights file's header gives as the way to regenerate it).
 
 mod data;
 mod model;
@@ -49,6 +50,7 @@ struct Options {
     policy_epochs: usize,
     policy_lr: f64,
     policy_l2: f64,
+    prior: f64,
     command: String,
 }
 
@@ -67,6 +69,7 @@ fn parse_args() -> Result<Options, String> {
         policy_epochs: 400,
         policy_lr: 0.02,
         policy_l2: 1e-4,
+        prior: 0.0,
         command: String::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -90,6 +93,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--policy-lr" => o.policy_lr = val()?.parse().map_err(|_| "bad --policy-lr")?,
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
+            "--prior" => o.prior = val()?.parse().map_err(|_| "bad --prior")?,
             "--command" => o.command = val()?,
             "--handset" | "--handset-eval" => {}
             _ => return Err(format!("unknown argument {a}")),
@@ -182,7 +186,13 @@ fn main() {
     let base = -(mean * mean.ln() + (1.0 - mean) * (1.0 - mean).ln());
     println!("eval baseline (constant prediction {mean:.3}): log loss {base:.4}");
     // The evaluation.
-    let mut model = Model::new();
+    // `--prior S`: start from S times the hand-set evaluation and pull the residuals back
+    // towards it rather than towards zero.
+    let mut model = if o.prior > 0.0 {
+        Model::with_prior(handset().0.iter().map(|w| w * o.prior).collect())
+    } else {
+        Model::new()
+    };
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.lr };
     for epoch in 0..=o.epochs {
         let w = model.weights();

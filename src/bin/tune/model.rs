@@ -13,11 +13,23 @@ pub struct Model {
     pub resid: Vec<f64>,
     pub lines: Vec<f64>,
     pub bias: f64,
+    /// What the residuals' L2 penalty pulls them towards: zero, or a prior (the hand-set
+    /// evaluation, `--prior`), so that the data must earn every departure from it.
+    pub prior: Vec<f64>,
 }
 
 impl Model {
     pub fn new() -> Model {
-        Model { resid: vec![0.0; 2 * NUM_FEATURES], lines: vec![0.0; 2 * NUM_CLASSES], bias: 0.0 }
+        Model {
+            resid: vec![0.0; 2 * NUM_FEATURES],
+            lines: vec![0.0; 2 * NUM_CLASSES],
+            bias: 0.0,
+            prior: vec![0.0; 2 * NUM_FEATURES],
+        }
+    }
+    /// A model that starts at `prior` (effective weights) and is pulled back towards it.
+    pub fn with_prior(prior: Vec<f64>) -> Model {
+        Model { resid: prior.clone(), prior, ..Model::new() }
     }
     /// The effective weight of every (role, feature).
     pub fn weights(&self) -> Vec<f64> {
@@ -39,7 +51,7 @@ impl Model {
         let mut g = Model::new();
         for (i, &gw) in g_w.iter().enumerate() {
             let (role, f) = (i / NUM_FEATURES, i % NUM_FEATURES);
-            g.resid[i] = gw + l2 * self.resid[i];
+            g.resid[i] = gw + l2 * (self.resid[i] - self.prior[i]);
             for &c in classes[f].iter() {
                 g.lines[role * NUM_CLASSES + c as usize] += gw;
             }
@@ -229,4 +241,30 @@ pub fn handset() -> (Vec<f64>, Vec<f64>) {
         policy[NUM_FEATURES + f] = pv(f) / POLICY_SCALE;
     }
     (eval, policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model with a prior starts at it, and without data its penalty holds it there; away
+    /// from it, the penalty's gradient points back.
+    #[test]
+    fn a_prior_is_where_the_penalty_pulls() {
+        let prior: Vec<f64> = (0..2 * NUM_FEATURES).map(|i| (i % 7) as f64 - 3.0).collect();
+        let mut model = Model::with_prior(prior.clone());
+        assert_eq!(model.weights(), prior);
+        let none = vec![0.0; 2 * NUM_FEATURES];
+        let g = model.backprop(&none, 0.0, 0.1, 0.1);
+        assert!(g.resid.iter().chain(&g.lines).all(|&x| x == 0.0));
+        model.resid[5] += 1.0;
+        let g = model.backprop(&none, 0.0, 0.1, 0.1);
+        assert!((g.resid[5] - 0.1).abs() < 1e-12, "{}", g.resid[5]);
+        // Without a prior the same penalty pulls towards zero.
+        let mut plain = Model::new();
+        plain.resid[5] = 1.0;
+        assert!((plain.backprop(&none, 0.0, 0.1, 0.1).resid[5] - 0.1).abs() < 1e-12);
+        plain.resid[5] = 0.0;
+        assert_eq!(plain.backprop(&none, 0.0, 0.1, 0.1).resid[5], 0.0);
+    }
 }
