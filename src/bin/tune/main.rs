@@ -16,12 +16,14 @@
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
-//! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset] [--handset-eval]`
+//! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset]
+//! [--handset-eval]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
 //! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
-//! penalty pull towards it; `--command` is the text the weights file's header gives as the way to regenerate it).
+//! penalty pull towards it; `--command` is the text the weights file's header gives as the
+//! way to regenerate it).
 
 mod data;
 mod model;
