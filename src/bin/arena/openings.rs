@@ -85,4 +85,58 @@ mod tests {
         let o = load(Path::new(path), Start::Judge).unwrap();
         assert!(o.len() >= 20 && o.iter().all(|m| (2..=4).contains(&m.len())));
     }
+
+    /// Whether either colour has three stones in a five-point line the other has no stone
+    /// in (the judge's start stones included): such an opening is already a threat.
+    fn has_free_three(opening: &[Move]) -> bool {
+        let mut stone = [[0u8; 12]; 12];
+        for &(mv, color) in &JUDGE_START {
+            stone[mv.row][mv.col] = if color == Color::Black { 1 } else { 2 };
+        }
+        for (i, mv) in opening.iter().enumerate() {
+            stone[mv.row][mv.col] = if i % 2 == 0 { 1 } else { 2 };
+        }
+        let dirs = [(0i64, 1i64), (1, 0), (1, 1), (1, -1)];
+        for (dr, dc) in dirs {
+            for r in 0..12i64 {
+                for c in 0..12i64 {
+                    let cells: Vec<(i64, i64)> = (0..5).map(|k| (r + k * dr, c + k * dc)).collect();
+                    if !cells.iter().all(|&(a, b)| (0..12).contains(&a) && (0..12).contains(&b)) {
+                        continue;
+                    }
+                    let count = |who: u8| {
+                        cells.iter().filter(|&&(a, b)| stone[a as usize][b as usize] == who).count()
+                    };
+                    if (count(1) >= 3 && count(2) == 0) || (count(2) >= 3 && count(1) == 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn balanced_and_fresh_files_keep_their_rules() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+        let balanced = load(&Path::new(dir).join("openings12-balanced.txt"), Start::Judge).unwrap();
+        let fresh = load(&Path::new(dir).join("openings12-fresh.txt"), Start::Judge).unwrap();
+        assert!(balanced.len() >= 100 && fresh.len() >= 100);
+        // Black 4,7 lines up with the start's 5,6 and 6,5 on an empty anti-diagonal.
+        let m = |row, col| Move { row, col };
+        assert!(has_free_three(&[m(4, 7), m(3, 3)]) && !has_free_three(&[m(3, 3), m(3, 8)]));
+        for o in balanced.iter().chain(&fresh) {
+            assert!((2..=4).contains(&o.len()), "{o:?}");
+            assert!(o.iter().all(|m| (3..=8).contains(&m.row) && (3..=8).contains(&m.col)));
+            assert!(!has_free_three(o), "{o:?} starts with a free three");
+        }
+        // The fresh list exists to measure on positions the balanced list never showed.
+        for o in &fresh {
+            assert!(!balanced.contains(o), "{o:?} is in both lists");
+        }
+        let mut sorted = fresh.clone();
+        sorted.sort_by_key(|o| o.iter().map(|m| (m.row, m.col)).collect::<Vec<_>>());
+        sorted.dedup();
+        assert_eq!(sorted.len(), fresh.len(), "the fresh list repeats an opening");
+    }
 }
