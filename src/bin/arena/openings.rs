@@ -59,6 +59,7 @@ pub fn load(path: &Path, start: Start) -> Result<Vec<Vec<Move>>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::SIZE;
 
     #[test]
     fn parses_moves_and_comments() {
@@ -89,25 +90,27 @@ mod tests {
     /// Whether either colour has three stones in a five-point line the other has no stone
     /// in (the judge's start stones included): such an opening is already a threat.
     fn has_free_three(opening: &[Move]) -> bool {
-        let mut stone = [[0u8; 12]; 12];
+        let mut board = Board::new();
         for &(mv, color) in &JUDGE_START {
-            stone[mv.row][mv.col] = if color == Color::Black { 1 } else { 2 };
+            board.place(mv, color);
         }
-        for (i, mv) in opening.iter().enumerate() {
-            stone[mv.row][mv.col] = if i % 2 == 0 { 1 } else { 2 };
+        let mut color = Color::Black;
+        for &mv in opening {
+            board.place(mv, color);
+            color = color.other();
         }
-        let dirs = [(0i64, 1i64), (1, 0), (1, 1), (1, -1)];
-        for (dr, dc) in dirs {
-            for r in 0..12i64 {
-                for c in 0..12i64 {
-                    let cells: Vec<(i64, i64)> = (0..5).map(|k| (r + k * dr, c + k * dc)).collect();
-                    if !cells.iter().all(|&(a, b)| (0..12).contains(&a) && (0..12).contains(&b)) {
+        let on = |x: i64| (0..SIZE as i64).contains(&x);
+        for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..SIZE as i64 {
+                for c in 0..SIZE as i64 {
+                    if !on(r + 4 * dr) || !on(c + 4 * dc) {
                         continue;
                     }
-                    let count = |who: u8| {
-                        cells.iter().filter(|&&(a, b)| stone[a as usize][b as usize] == who).count()
-                    };
-                    if (count(1) >= 3 && count(2) == 0) || (count(2) >= 3 && count(1) == 0) {
+                    let line = (0..5)
+                        .map(|k| board.at(Move::new((r + k * dr) as usize, (c + k * dc) as usize)));
+                    let count = |who| line.clone().filter(|&at| at == Some(who)).count();
+                    let (black, white) = (count(Color::Black), count(Color::White));
+                    if (black >= 3 && white == 0) || (white >= 3 && black == 0) {
                         return true;
                     }
                 }
@@ -123,7 +126,7 @@ mod tests {
         let fresh = load(&Path::new(dir).join("openings12-fresh.txt"), Start::Judge).unwrap();
         assert!(balanced.len() >= 100 && fresh.len() >= 100);
         // Black 4,7 lines up with the start's 5,6 and 6,5 on an empty anti-diagonal.
-        let m = |row, col| Move { row, col };
+        let m = Move::new;
         assert!(has_free_three(&[m(4, 7), m(3, 3)]) && !has_free_three(&[m(3, 3), m(3, 8)]));
         for o in balanced.iter().chain(&fresh) {
             assert!((2..=4).contains(&o.len()), "{o:?}");
