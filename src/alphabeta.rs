@@ -103,6 +103,20 @@ impl Searcher {
                 }
             }
         }
+        // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
+        // where the opponent threatens nothing forcing (no open three, no four-three), a static
+        // score that beats beta by a margin per ply left is trusted: the side to move could
+        // only gain by moving.
+        if null_window(alpha, beta)
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < WIN_BOUND
+            && board.combo_count_at_least(opp, Combo::FourThree) == 0
+        {
+            let eval = evaluate(board);
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
         // Step 6. Generate and order the moves.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let threat = generate(board, &mut moves);
