@@ -103,6 +103,10 @@ impl Searcher {
                 }
             }
         }
+        // Step 5a. Internal iterative reduction: a deep node the table knows nothing about
+        // would be searched with poor ordering; a ply less is cheaper and fills the table for
+        // the next iteration.
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
         // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
         // where the opponent threatens nothing forcing (no open three, no four-three), a static
         // score that beats beta by a margin per ply left is trusted: the side to move could
