@@ -108,9 +108,9 @@ impl Searcher {
         // the next iteration.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
         // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
-        // where the opponent threatens nothing forcing (no open three, no four-three), a static
-        // score that beats beta by a margin per ply left is trusted: the side to move could
-        // only gain by moving.
+        // where the opponent threatens nothing forcing (no four, open three or four-three), a
+        // static score that beats beta by a margin per ply left is trusted: the side to move
+        // could only gain by moving.
         if null_window(alpha, beta)
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < WIN_BOUND

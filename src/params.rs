@@ -36,8 +36,7 @@ pub const LMP_BASE: usize = 4;
 pub const LMP_PER_DEPTH: usize = 4;
 /// A node without a hash move is searched a ply shallower from this depth on.
 pub const IIR_MIN_DEPTH: i32 = 4;
-/// Reverse futility pruning works this close to the horizon (plies)... (accepted by SPRT at
-/// 80 x depth up to 3: +26 Elo at `--movetime 200`, see the README)
+/// Reverse futility pruning works this close to the horizon (plies)...
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// ...where a static score this much per ply above beta cuts the node off.
 pub const RFP_MARGIN: i32 = 80;
