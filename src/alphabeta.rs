@@ -87,12 +87,22 @@ impl Searcher {
         }
         // Step 5. The transposition table.
         let key = board.key();
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
+        let mut singular_candidate = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
             let score = from_tt(e.score, ply_i);
             let pv_node = beta - alpha > 1;
-            if !pv_node && e.depth >= depth {
+            if e.bound != Bound::Upper
+                && e.depth >= depth - SE_DEPTH_MARGIN
+                && score.abs() < WIN_BOUND
+                && excluded.is_none()
+            {
+                singular_candidate = e.best.map(|m| (m, score));
+            }
+            // A search without the hash move is not the node the entry describes.
+            if !pv_node && e.depth >= depth && excluded.is_none() {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -107,11 +117,33 @@ impl Searcher {
         // would be searched with poor ordering; a ply less is cheaper and fills the table for
         // the next iteration.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
+        // Step 5c. Singular extension: when the hash move is far better than every other
+        // (a search without it, at half the depth, fails low under the hash score less a
+        // margin), the node hangs on it and it is searched a ply deeper. When even the others
+        // beat beta, the node is cut off at once.
+        let mut singular_ext = 0;
+        if depth >= SE_MIN_DEPTH {
+            if let Some((m, tt_score)) = singular_candidate {
+                let s_beta = tt_score - SE_MARGIN * depth;
+                self.excluded[ply] = Some(m);
+                let s = self.search(board, ctl, (depth - 1) / 2, ply, s_beta - 1, s_beta);
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < s_beta {
+                    singular_ext = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
         // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
         // where the opponent threatens nothing forcing (no four, open three or four-three), a
         // static score that beats beta by a margin per ply left is trusted: the side to move
         // could only gain by moving.
         if null_window(alpha, beta)
+            && excluded.is_none()
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < WIN_BOUND
             && board.combo_count_at_least(opp, Combo::FourThree) == 0
@@ -155,6 +187,9 @@ impl Searcher {
             }
             moves.swap(i, pick);
             let p = moves[i].pos;
+            if Some(p) == excluded {
+                continue;
+            }
             // A lone open three forces only a block, often one that builds for the opponent:
             // late in the order it is reduced and pruned like a quiet move. Double threats
             // and fours are not.
@@ -166,7 +201,8 @@ impl Searcher {
                 continue;
             }
             board.make(p);
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1
+                + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
             let mut score;
             if i == 0 {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
@@ -216,6 +252,10 @@ impl Searcher {
             }
         }
         self.move_lists[ply] = moves;
+        if excluded.is_some() {
+            // Only the move left out could beat this: nothing to store.
+            return best;
+        }
         // Step 9. Store the result.
         let bound = if best >= beta {
             Bound::Lower

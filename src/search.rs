@@ -84,6 +84,8 @@ pub struct Searcher {
     pub(crate) history: Box<[[i32; NUM_POINTS]; 2]>,
     pub(crate) pv: Vec<Vec<Pos>>,
     pub(crate) move_lists: Vec<Vec<ScoredMove>>,
+    /// The move a singular-extension search leaves out at each ply (`None` almost always).
+    pub(crate) excluded: Vec<Option<Pos>>,
     pub(crate) nodes: u64,
     /// The node count at which the next poll of the limits is due.
     pub(crate) next_poll: u64,
@@ -101,6 +103,7 @@ impl Searcher {
             history: Box::new([[0; NUM_POINTS]; 2]),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
+            excluded: vec![None; MAX_PLY + 1],
             nodes: 0,
             next_poll: 0,
             stopped: false,
