@@ -117,10 +117,26 @@ impl Searcher {
         // would be searched with poor ordering; a ply less is cheaper and fills the table for
         // the next iteration.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
-        // Step 5c. Singular extension: when the hash move is far better than every other
-        // (a search without it, at half the depth, fails low under the hash score less a
-        // margin), the node hangs on it and it is searched a ply deeper. When even the others
-        // beat beta, the node is cut off at once.
+        // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
+        // where the opponent threatens nothing forcing (no four, open three or four-three), a
+        // static score that beats beta by a margin per ply left is trusted: the side to move
+        // could only gain by moving.
+        if null_window(alpha, beta)
+            && excluded.is_none()
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < WIN_BOUND
+            && board.combo_count_at_least(opp, Combo::FourThree) == 0
+        {
+            let eval = evaluate(board);
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+        // Step 5c. Singular extension (deeper than reverse futility pruning works, so the
+        // cheap cut comes first): when the hash move is far better than every other (a search
+        // without it, at half the depth, fails low under the hash score less a margin), the
+        // node hangs on it and it is searched a ply deeper. When even the others beat beta,
+        // the node is cut off at once.
         let mut singular_ext = 0;
         if depth >= SE_MIN_DEPTH {
             if let Some((m, tt_score)) = singular_candidate {
@@ -136,21 +152,6 @@ impl Searcher {
                 } else if s_beta >= beta {
                     return s_beta;
                 }
-            }
-        }
-        // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
-        // where the opponent threatens nothing forcing (no four, open three or four-three), a
-        // static score that beats beta by a margin per ply left is trusted: the side to move
-        // could only gain by moving.
-        if null_window(alpha, beta)
-            && excluded.is_none()
-            && depth <= RFP_MAX_DEPTH
-            && beta.abs() < WIN_BOUND
-            && board.combo_count_at_least(opp, Combo::FourThree) == 0
-        {
-            let eval = evaluate(board);
-            if eval - RFP_MARGIN * depth >= beta {
-                return eval;
             }
         }
         // Step 6. Generate and order the moves.
