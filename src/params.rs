@@ -37,7 +37,7 @@ pub const LMP_PER_DEPTH: usize = 4;
 /// A node without a hash move is searched a ply shallower from this depth on.
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Singular extensions are tried from this depth on...
-pub const SE_MIN_DEPTH: i32 = 7;
+pub const SE_MIN_DEPTH: i32 = 5;
 /// ...when the hash entry's depth is at most this much below the node's...
 pub const SE_DEPTH_MARGIN: i32 = 3;
 /// ...and the hash move is singular when the others stay this much per ply below its score.
