@@ -276,21 +276,21 @@ fn run(args: &[String]) -> Result<(), String> {
         if !board.is_empty(p) {
             return Err(format!("entry {}: the brain played {} on a stone", i + 1, pos_text(p)));
         }
-        let mut after = board.clone();
-        after.make(p);
-        let lost = vct(&mut solver, &mut after, PROOF_NODES)
-            .or_else(|| Some(search(&mut after)).filter(|r| r.score > WIN_BOUND).map(|r| r.pv));
-        let verdict = match (&lost, p == e.fatal) {
-            (None, _) => {
-                avoided += 1;
-                "avoided"
-            }
-            (Some(_), true) => {
-                repeated += 1;
-                "fatal again"
-            }
-            (Some(_), false) => "another losing move",
+        // The suite's verdict on its fatal move stands (found by a search that saw the
+        // win); only another move is judged afresh, since today's search may not see the
+        // same win again.
+        let lost = p == e.fatal || {
+            let mut after = board.clone();
+            after.make(p);
+            vct(&mut solver, &mut after, PROOF_NODES).is_some()
+                || search(&mut after).score > WIN_BOUND
         };
+        let verdict = verdict(lost, p == e.fatal);
+        match verdict {
+            AVOIDED => avoided += 1,
+            FATAL_AGAIN => repeated += 1,
+            _ => {}
+        }
         println!(
             "{:>3}: played {} (fatal {}, win {} plies) {verdict}",
             i + 1,
@@ -306,9 +306,29 @@ fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+const AVOIDED: &str = "avoided";
+const FATAL_AGAIN: &str = "fatal again";
+
+/// The runner's verdict on a brain's move: whether it `lost` (the suite's fatal move always
+/// does) and whether it `is_fatal`, the suite's own fatal move.
+fn verdict(lost: bool, is_fatal: bool) -> &'static str {
+    match (lost, is_fatal) {
+        (false, _) => AVOIDED,
+        (true, true) => FATAL_AGAIN,
+        (true, false) => "another losing move",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verdicts_name_the_fatal_move_and_other_losses() {
+        assert_eq!(verdict(false, false), AVOIDED);
+        assert_eq!(verdict(true, true), FATAL_AGAIN);
+        assert_eq!(verdict(true, false), "another losing move");
+    }
 
     #[test]
     fn the_suite_files_hold_legal_positions_and_lines() {
