@@ -8,7 +8,7 @@ use crate::eval::evaluate;
 use crate::movegen::{generate, Threat};
 use crate::params::*;
 use crate::pattern::Combo;
-use crate::search::{Control, Searcher, MAX_PLY};
+use crate::search::{Control, Searcher, MAX_PLY, NO_EVAL};
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
 
@@ -117,6 +117,15 @@ impl Searcher {
         // would be searched with poor ordering; a ply less is cheaper and fills the table for
         // the next iteration.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
+        // The static score, and whether it is better than two plies ago (the same side to
+        // move): a side whose position improves is less likely to fail low, so its nodes are
+        // pruned on a smaller margin and keep more late moves.
+        let static_eval = if opp_fives == 0 { evaluate(board) } else { NO_EVAL };
+        self.evals[ply] = static_eval;
+        let improving = ply >= 2
+            && static_eval != NO_EVAL
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
         // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
         // where the opponent threatens nothing forcing (no four, open three or four-three), a
         // static score that beats beta by a margin per ply left is trusted: the side to move
@@ -126,11 +135,10 @@ impl Searcher {
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < WIN_BOUND
             && board.combo_count_at_least(opp, Combo::FourThree) == 0
+            && static_eval != NO_EVAL
+            && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
-            let eval = evaluate(board);
-            if eval - RFP_MARGIN * depth >= beta {
-                return eval;
-            }
+            return static_eval;
         }
         // Step 5c. Singular extension (deeper than reverse futility pruning works, so the
         // cheap cut comes first): when the hash move is far better than every other (a search
@@ -197,7 +205,10 @@ impl Searcher {
             let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::ThreeThree;
             // Near the leaves, late quiet moves of a node that is not on the main line are
             // hopeless: they make no double threat and come late in the ordering.
-            if quiet && null_window(alpha, beta) && depth <= LMP_MAX_DEPTH && i >= lmp_count(depth)
+            if quiet
+                && null_window(alpha, beta)
+                && depth <= LMP_MAX_DEPTH
+                && i >= lmp_count(depth, improving)
             {
                 continue;
             }
@@ -277,10 +288,15 @@ fn null_window(alpha: i32, beta: i32) -> bool {
 }
 
 /// Quiet moves searched at a non-PV node `depth` plies from the horizon before the rest are
-/// pruned.
+/// pruned: fewer when the side to move's static score is not improving.
 #[inline]
-fn lmp_count(depth: i32) -> usize {
-    LMP_BASE + LMP_PER_DEPTH * depth.max(0) as usize
+fn lmp_count(depth: i32, improving: bool) -> usize {
+    let n = LMP_BASE + LMP_PER_DEPTH * depth.max(0) as usize;
+    if improving {
+        n
+    } else {
+        n * LMP_WORSENING_PERCENT / 100
+    }
 }
 
 /// The late-move reduction of the `i`-th move (from 0) at `depth`: grows with the logarithm

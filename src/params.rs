@@ -34,6 +34,8 @@ pub const LMP_MAX_DEPTH: i32 = 2;
 pub const LMP_BASE: usize = 4;
 /// See [`LMP_BASE`].
 pub const LMP_PER_DEPTH: usize = 4;
+/// Share of those moves (percent) kept when the static score is not improving.
+pub const LMP_WORSENING_PERCENT: usize = 75;
 /// A node without a hash move is searched a ply shallower from this depth on.
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Singular extensions are tried from this depth on...

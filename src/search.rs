@@ -20,6 +20,9 @@ use crate::tt::Table;
 /// Deepest ply the search goes (a 15×15 board has 225 points).
 pub const MAX_PLY: usize = 232;
 
+/// Marks a ply without a static score in [`Searcher::evals`].
+pub(crate) const NO_EVAL: i32 = i32::MIN;
+
 /// What a finished (or interrupted) search found.
 #[derive(Clone, Debug, Default)]
 pub struct SearchReport {
@@ -86,6 +89,9 @@ pub struct Searcher {
     pub(crate) move_lists: Vec<Vec<ScoredMove>>,
     /// The move a singular-extension search leaves out at each ply (`None` almost always).
     pub(crate) excluded: Vec<Option<Pos>>,
+    /// The static score of the node at each ply of the current line, [`NO_EVAL`] where the
+    /// opponent had a four (the score means little there).
+    pub(crate) evals: Vec<i32>,
     pub(crate) nodes: u64,
     /// The node count at which the next poll of the limits is due.
     pub(crate) next_poll: u64,
@@ -104,6 +110,7 @@ impl Searcher {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
             excluded: vec![None; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
             nodes: 0,
             next_poll: 0,
             stopped: false,
