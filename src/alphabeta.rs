@@ -122,10 +122,9 @@ impl Searcher {
         // pruned on a smaller margin and keep more late moves.
         let static_eval = if opp_fives == 0 { evaluate(board) } else { NO_EVAL };
         self.evals[ply] = static_eval;
-        let improving = ply >= 2
-            && static_eval != NO_EVAL
-            && self.evals[ply - 2] != NO_EVAL
-            && static_eval > self.evals[ply - 2];
+        // (`NO_EVAL` is the smallest i32: a node without a score is never improving.)
+        let improving =
+            ply >= 2 && self.evals[ply - 2] != NO_EVAL && static_eval > self.evals[ply - 2];
         // Step 5b. Reverse futility pruning: near the horizon, at a node off the main line
         // where the opponent threatens nothing forcing (no four, open three or four-three), a
         // static score that beats beta by a margin per ply left is trusted: the side to move
@@ -134,8 +133,7 @@ impl Searcher {
             && excluded.is_none()
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < WIN_BOUND
-            && board.combo_count_at_least(opp, Combo::FourThree) == 0
-            && static_eval != NO_EVAL
+            && board.combo_count_at_least(opp, Combo::FourThree) == 0 // fives too: static_eval is set
             && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return static_eval;
