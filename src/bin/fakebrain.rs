@@ -101,11 +101,15 @@ impl Brain {
         let _ = out.flush();
     }
 
-    fn say_move(&self, r: usize, c: usize) {
+    fn move_text(&self, r: usize, c: usize) -> String {
         match self.proto {
-            Proto::Judge => self.say(&format!("{r} {c}")),
-            Proto::Piskvork => self.say(&format!("{c},{r}")),
+            Proto::Judge => format!("{r} {c}"),
+            Proto::Piskvork => format!("{c},{r}"),
         }
+    }
+
+    fn say_move(&self, r: usize, c: usize) {
+        self.say(&self.move_text(r, c));
     }
 
     /// Answers one move request according to the mode.
@@ -140,9 +144,11 @@ impl Brain {
         }
         let (r, c) = self.choose();
         self.board[r][c] = 1;
-        self.say_move(r, c);
         if self.mode == "chatty" {
-            self.say("hello, I am still here");
+            // One write, so the stray line reaches the judge together with the move.
+            self.say(&format!("{}\nhello, I am still here", self.move_text(r, c)));
+        } else {
+            self.say_move(r, c);
         }
         if self.mode == "early-exit" && self.turns == 2 {
             std::process::exit(0);

@@ -57,12 +57,19 @@ impl Process {
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
+            let mut at = Instant::now();
             loop {
                 buf.clear();
+                // Lines that arrived in one chunk with the previous line share its time: a
+                // line printed right after an answer is then dated before the next question,
+                // however late this thread gets to it.
+                let fresh_chunk = reader.buffer().is_empty();
                 match reader.read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
-                        let at = Instant::now();
+                        if fresh_chunk {
+                            at = Instant::now();
+                        }
                         let text = String::from_utf8_lossy(&buf);
                         let text = text.trim_end_matches(['\n', '\r']).to_string();
                         if tx.send(Event::Line(text, at)).is_err() {
