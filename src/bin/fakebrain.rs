@@ -5,7 +5,7 @@
 //! Modes: `good` (legal moves: win, else block, else the empty point nearest the centre, or a
 //! seeded random point near the stones when SEED is given), `slow` (sleeps 2.5 s before each
 //! move), `slow-ok` (sleeps 1.5 s before answering START), `chatty` (prints a non-DEBUG line
-//! right after its first move), `crash` (exits with status 3 on its 3rd TURN), `illegal`
+//! in the same write as each move), `crash` (exits with status 3 on its 3rd TURN), `illegal`
 //! (answers a point that holds a stone), `offboard` (answers row 12), `malformed` (answers
 //! `hello`), `early-exit` (exits after its 2nd move, without waiting for END), `hog`
 //! (touches ~400 MB before its first move), `total-time [MS]` (takes MS, default 1900, ms
