@@ -247,6 +247,16 @@ fn sprt_stops_when_one_engine_is_clearly_stronger() {
     assert!(run.game_lines().iter().all(|l| l.contains(" | LLR ")));
     assert!(run.stdout.contains("H1 accepted (A stronger)"), "{run}");
     assert!(run.stdout.contains("bounds (-2.94, 2.94)"), "{run}");
+    // The summary gives the LLR at which the decision was taken (games still in flight
+    // finish afterwards and may pull the final one back inside the bounds).
+    let at: f64 = run
+        .stdout
+        .split("(LLR ")
+        .nth(1)
+        .and_then(|rest| rest.split(" then)").next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no decision LLR\n{run}"));
+    assert!(at >= 2.94, "decided at LLR {at}\n{run}");
 }
 
 #[test]

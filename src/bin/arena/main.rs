@@ -130,7 +130,7 @@ fn run_match(o: &Options) -> Result<(), Failure> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut tally = Tally::default();
-    let mut decision: Option<(Decision, usize)> = None;
+    let mut decision: Option<(Decision, usize, f64)> = None;
     let mut failure: Option<Failure> = None;
     let mut played = 0;
     let workers = o.concurrency.min(o.games);
@@ -197,7 +197,7 @@ fn run_match(o: &Options) -> Result<(), Failure> {
                 let games = sprt.llr(&tally.total());
                 let _ = write!(line, " | LLR {llr:.2} ({lo:.2}, {hi:.2}), by games {games:.2}");
                 if let (None, Some(d)) = (decision, sprt.decide(llr)) {
-                    decision = Some((d, played));
+                    decision = Some((d, played, llr));
                     let _ = write!(line, " {}", decision_text(d));
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -303,7 +303,12 @@ fn signed(x: f64) -> String {
 }
 
 /// The end-of-match report (also written to `match.txt`).
-fn summary(o: &Options, header: &str, t: &Tally, decision: Option<(Decision, usize)>) -> String {
+fn summary(
+    o: &Options,
+    header: &str,
+    t: &Tally,
+    decision: Option<(Decision, usize, f64)>,
+) -> String {
     let mut s = String::new();
     let total = t.total();
     let _ = writeln!(s, "\n== match result ({} games played)", total.games());
@@ -345,7 +350,11 @@ fn summary(o: &Options, header: &str, t: &Tally, decision: Option<(Decision, usi
         let llr = sprt.llr_pairs(&t.pairs);
         let games = sprt.llr(&total);
         let verdict = match decision {
-            Some((d, n)) => format!("{} after {n} games", decision_text(d)),
+            // Games still in flight finish after the decision and enter the final LLR, which
+            // may then sit back inside the bounds: say where the decision was taken.
+            Some((d, n, at)) => {
+                format!("{} after {n} games (LLR {at:.2} then)", decision_text(d))
+            }
             None => "no decision (bounds not reached)".to_string(),
         };
         let _ = writeln!(
