@@ -9,7 +9,11 @@
 //! - two evaluation values: one when the side that owns the feature is to move, one when it
 //!   is not (the side to move converts its shapes first, so they are worth more), and
 //! - two policy values: as an attack (the mover's own feature at the point) and as a
-//!   defence (the opponent's feature at the point).
+//!   defence (the opponent's feature at the point),
+//!
+//! and each pair of *top classes* (the strongest of a feature's four) of the mover and the
+//! opponent at one point a policy value of its own: a point that builds and blocks at once
+//! is worth more, or less, than the sum of the two (`weights::POLICY_CROSS`).
 //!
 //! [`LearnedState`] keeps, incrementally, each point's packed classes and each side's sums of
 //! evaluation values over the empty points, so the evaluation stays O(1).
@@ -22,6 +26,8 @@ use crate::pattern::{Line, Pattern, NUM_CODES, NUM_TERNARY};
 pub const NUM_CLASSES: usize = 12;
 /// Number of features: multisets of four line classes, C(12 + 3, 4).
 pub const NUM_FEATURES: usize = 1365;
+/// Number of policy cross terms: the mover's top class times the opponent's.
+pub const NUM_CROSS: usize = NUM_CLASSES * NUM_CLASSES;
 /// Points of the board's 16-wide grid (`board::NUM_POINTS`; the board asserts they agree),
 /// kept here so that this module does not depend on the board.
 pub const GRID_POINTS: usize = 256;
@@ -93,6 +99,21 @@ pub struct FeatureTables {
     /// `policy[feature]`: the move-ordering value as the mover's own feature, and as the
     /// opponent's.
     pub policy: Box<[[i32; 2]; NUM_FEATURES]>,
+    /// `top[feature]`: the feature's strongest class.
+    pub top: Box<[u8; NUM_FEATURES]>,
+    /// `policy_cross[NUM_CLASSES * mine + theirs]`: the move-ordering value of a point where
+    /// the mover's top class is `mine` and the opponent's `theirs`.
+    pub policy_cross: Box<[i32; NUM_CROSS]>,
+}
+
+impl FeatureTables {
+    /// The policy cross term of a point with the mover's feature `own` and the opponent's
+    /// `opp`.
+    #[inline]
+    pub fn cross(&self, own: usize, opp: usize) -> i32 {
+        let i = self.top[own] as usize * NUM_CLASSES + self.top[opp] as usize;
+        self.policy_cross[i]
+    }
 }
 
 /// The tables, built on first use.
@@ -140,6 +161,10 @@ fn build() -> FeatureTables {
     let w = &crate::weights::FEATURE_WEIGHTS;
     let eval = fixed(w.iter().map(|r| [r[0] as i32, r[1] as i32]).collect());
     let policy = fixed(w.iter().map(|r| [r[2] as i32, r[3] as i32]).collect());
+    let top = fixed(classes.iter().map(|c| c[3]).collect());
+    let policy_cross = fixed(
+        crate::weights::POLICY_CROSS.iter().flat_map(|r| r.iter().map(|&v| v as i32)).collect(),
+    );
     FeatureTables {
         class,
         pattern_class,
@@ -147,6 +172,8 @@ fn build() -> FeatureTables {
         classes: classes.into_boxed_slice(),
         eval,
         policy,
+        top,
+        policy_cross,
     }
 }
 
@@ -346,6 +373,14 @@ mod tests {
         assert_eq!(a, t.feature[pack([1, 0, 8, 3]) as usize]);
         assert_eq!(t.classes[a as usize], [0, 1, 3, 8]);
         assert_eq!(t.feature[0], 0);
+        // The cross term of a point reads the row of the mover's strongest class and the
+        // column of the opponent's.
+        for (own, opp) in [(a as usize, 0), (0, a as usize), (NUM_FEATURES - 1, a as usize)] {
+            let (r, c) = (t.classes[own][3] as usize, t.classes[opp][3] as usize);
+            assert_eq!(t.cross(own, opp), crate::weights::POLICY_CROSS[r][c] as i32);
+        }
+        assert_eq!(t.top[a as usize], 8);
+        assert_eq!(t.top[NUM_FEATURES - 1] as usize, NUM_CLASSES - 1);
         for s in 0..2 {
             for code in 0..NUM_CODES {
                 let both = t.pattern_class[s][code];

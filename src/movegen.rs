@@ -28,13 +28,15 @@ pub struct ScoredMove {
 }
 
 /// Ordering score of `p` for the side to move: the learned policy (`crate::features`), the
-/// value of the mover's own feature at `p` (attack) plus the opponent's (defence), in
+/// value of the mover's own feature at `p` (attack) plus the opponent's (defence) plus their
+/// top classes' cross term, in
 /// `params::POLICY_SCALE` units per logit of the probability that a deeper search picks it.
 #[inline]
 pub fn move_score(board: &Board, p: Pos) -> i32 {
     let me = board.side_to_move();
-    let t = &board.learned().tables().policy;
-    t[board.feature(p, me)][0] + t[board.feature(p, me.opp())][1]
+    let t = board.learned().tables();
+    let (own, opp) = (board.feature(p, me), board.feature(p, me.opp()));
+    t.policy[own][0] + t.policy[opp][1] + t.cross(own, opp)
 }
 
 /// How many quiet moves a node should search: those whose policy score ([`move_score`], before

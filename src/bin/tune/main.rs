@@ -30,12 +30,13 @@ mod model;
 
 use std::io::Write;
 
-use wuzi::features::{feature_tables, NUM_FEATURES};
+use wuzi::features::{feature_tables, NUM_CLASSES, NUM_FEATURES};
 use wuzi::params::{EVAL_SCALE, POLICY_SCALE};
 
 use data::{load, replay, EvalSet, PolicySet, RankSet};
 use model::{
     eval_pass, fit_k, fit_k_of, handset, policy_pass, rank_pass, sigmoid, texel_loss, Adam, Model,
+    NUM_WEIGHTS,
 };
 
 struct Options {
@@ -198,7 +199,7 @@ fn main() {
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.lr };
     for epoch in 0..=o.epochs {
         let w = model.weights();
-        let mut g = vec![0.0; 2 * NUM_FEATURES];
+        let mut g = vec![0.0; NUM_WEIGHTS];
         let (train, g_bias) = eval_pass(&et, &et.result, &w, model.bias, Some(&mut g));
         let (rank_train, _) = rank_pass(&rt, &w, o.rank_weight, Some(&mut g));
         if epoch % 50 == 0 || epoch == o.epochs {
@@ -236,7 +237,7 @@ fn main() {
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.policy_lr };
     for epoch in 0..=o.policy_epochs {
         let w = model.weights();
-        let mut g = vec![0.0; 2 * NUM_FEATURES];
+        let mut g = vec![0.0; NUM_WEIGHTS];
         let (train, _) = policy_pass(&pt, &w, Some(&mut g));
         if epoch % 50 == 0 || epoch == o.policy_epochs {
             let (val, top) = policy_pass(&pv, &w, None);
@@ -348,6 +349,19 @@ fn write_weights(
             })
             .collect();
         writeln!(f, "    {},", row.join(", "))?;
+    }
+    writeln!(f, "];")?;
+    writeln!(f)?;
+    writeln!(
+        f,
+        "/// Policy value of a point by the mover's top class there (row) and the opponent's"
+    )?;
+    writeln!(f, "/// (column): `features::FeatureTables::policy_cross`.")?;
+    writeln!(f, "#[rustfmt::skip]")?;
+    writeln!(f, "pub const POLICY_CROSS: [[i16; {NUM_CLASSES}]; {NUM_CLASSES}] = [")?;
+    for row in policy[2 * NUM_FEATURES..].chunks(NUM_CLASSES) {
+        let row: Vec<String> = row.iter().map(|&x| q(x, POLICY_SCALE).to_string()).collect();
+        writeln!(f, "    [{}],", row.join(", "))?;
     }
     writeln!(f, "];")?;
     writeln!(f)?;

@@ -1,13 +1,18 @@
 //! The trainer's models and losses: feature weights as line-class weights plus residuals,
 //! Adam, the Texel, ranking and policy losses with their gradients.
 
-use wuzi::features::{feature_tables, NUM_CLASSES, NUM_FEATURES};
+use wuzi::features::{feature_tables, NUM_CLASSES, NUM_CROSS, NUM_FEATURES};
 use wuzi::params::{EVAL_SCALE, POLICY_SCALE};
 
 use crate::data::{top_share, EvalSet, PolicySet, RankSet};
 
-/// Parameters of one model: a residual per (role, feature), a weight per (role, class), and
-/// a bias (the tempo of the evaluation; unused by the policy, where it cancels).
+/// Number of a model's effective weights: one per (role, feature), then the policy's cross
+/// terms (`features::NUM_CROSS`; the evaluation has none: they stay zero there).
+pub const NUM_WEIGHTS: usize = 2 * NUM_FEATURES + NUM_CROSS;
+
+/// Parameters of one model: a residual per (role, feature), a weight per (role, class), a
+/// weight per cross term, and a bias (the tempo of the evaluation; unused by the policy,
+/// where it cancels).
 #[derive(Clone)]
 pub struct Model {
     pub resid: Vec<f64>,
@@ -21,21 +26,25 @@ pub struct Model {
 impl Model {
     pub fn new() -> Model {
         Model {
-            resid: vec![0.0; 2 * NUM_FEATURES],
+            resid: vec![0.0; NUM_WEIGHTS],
             lines: vec![0.0; 2 * NUM_CLASSES],
             bias: 0.0,
-            prior: vec![0.0; 2 * NUM_FEATURES],
+            prior: vec![0.0; NUM_WEIGHTS],
         }
     }
     /// A model that starts at `prior` (effective weights) and is pulled back towards it.
-    pub fn with_prior(prior: Vec<f64>) -> Model {
+    pub fn with_prior(mut prior: Vec<f64>) -> Model {
+        prior.resize(NUM_WEIGHTS, 0.0);
         Model { resid: prior.clone(), prior, ..Model::new() }
     }
     /// The effective weight of every (role, feature).
     pub fn weights(&self) -> Vec<f64> {
         let classes = &feature_tables().classes;
-        (0..2 * NUM_FEATURES)
+        (0..NUM_WEIGHTS)
             .map(|i| {
+                if i >= 2 * NUM_FEATURES {
+                    return self.resid[i];
+                }
                 let (role, f) = (i / NUM_FEATURES, i % NUM_FEATURES);
                 self.resid[i]
                     + classes[f]
@@ -52,6 +61,9 @@ impl Model {
         for (i, &gw) in g_w.iter().enumerate() {
             let (role, f) = (i / NUM_FEATURES, i % NUM_FEATURES);
             g.resid[i] = gw + l2 * (self.resid[i] - self.prior[i]);
+            if i >= 2 * NUM_FEATURES {
+                continue;
+            }
             for &c in classes[f].iter() {
                 g.lines[role * NUM_CLASSES + c as usize] += gw;
             }
@@ -192,6 +204,13 @@ pub fn rank_pass(set: &RankSet, w: &[f64], weight: f64, grad: Option<&mut Vec<f6
     (loss / n.max(1) as f64, top / n.max(1) as f64)
 }
 
+/// Where a candidate's cross term (its own and the opponent's top classes) stands among the
+/// weights.
+fn cross_index(c: &[u16; 2]) -> usize {
+    let t = feature_tables();
+    2 * NUM_FEATURES + t.top[c[0] as usize] as usize * NUM_CLASSES + t.top[c[1] as usize] as usize
+}
+
 /// Mean softmax loss and top-1 accuracy of the policy on `set`, with the gradient if asked.
 pub fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (f64, f64) {
     let n = set.chosen.len();
@@ -202,7 +221,9 @@ pub fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (
         let (a, b) = (set.start[s], set.start.get(s + 1).copied().unwrap_or(set.cands.len()));
         logits.clear();
         logits.extend(
-            set.cands[a..b].iter().map(|c| w[c[0] as usize] + w[NUM_FEATURES + c[1] as usize]),
+            set.cands[a..b]
+                .iter()
+                .map(|c| w[c[0] as usize] + w[NUM_FEATURES + c[1] as usize] + w[cross_index(c)]),
         );
         let max = logits.iter().cloned().fold(f64::MIN, f64::max);
         let z: f64 = logits.iter().map(|l| (l - max).exp()).sum();
@@ -216,6 +237,7 @@ pub fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (
                 let d = p / n as f64;
                 g[c[0] as usize] += d;
                 g[NUM_FEATURES + c[1] as usize] += d;
+                g[cross_index(c)] += d;
             }
         }
     }
@@ -232,8 +254,8 @@ pub fn handset() -> (Vec<f64>, Vec<f64>) {
         let pats = t.classes[f].map(|c| CLASS_NAMES[c as usize].1);
         f64::from(point_value(pats, combo_of(pats)))
     };
-    let mut eval = vec![0.0; 2 * NUM_FEATURES];
-    let mut policy = vec![0.0; 2 * NUM_FEATURES];
+    let mut eval = vec![0.0; NUM_WEIGHTS];
+    let mut policy = vec![0.0; NUM_WEIGHTS];
     for f in 0..NUM_FEATURES {
         eval[f] = pv(f) * 10.0 / 8.0 / EVAL_SCALE;
         eval[NUM_FEATURES + f] = -pv(f) / EVAL_SCALE;
@@ -251,10 +273,10 @@ mod tests {
     /// from it, the penalty's gradient points back.
     #[test]
     fn a_prior_is_where_the_penalty_pulls() {
-        let prior: Vec<f64> = (0..2 * NUM_FEATURES).map(|i| (i % 7) as f64 - 3.0).collect();
+        let prior: Vec<f64> = (0..NUM_WEIGHTS).map(|i| (i % 7) as f64 - 3.0).collect();
         let mut model = Model::with_prior(prior.clone());
         assert_eq!(model.weights(), prior);
-        let none = vec![0.0; 2 * NUM_FEATURES];
+        let none = vec![0.0; NUM_WEIGHTS];
         let g = model.backprop(&none, 0.0, 0.1, 0.1);
         assert!(g.resid.iter().chain(&g.lines).all(|&x| x == 0.0));
         model.resid[5] += 1.0;
