@@ -37,7 +37,7 @@ impl Model {
         prior.resize(NUM_WEIGHTS, 0.0);
         Model { resid: prior.clone(), prior, ..Model::new() }
     }
-    /// The effective weight of every (role, feature).
+    /// The effective weight of every (role, feature), then the cross terms.
     pub fn weights(&self) -> Vec<f64> {
         let classes = &feature_tables().classes;
         (0..NUM_WEIGHTS)
