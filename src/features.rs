@@ -107,12 +107,18 @@ pub struct FeatureTables {
 }
 
 impl FeatureTables {
+    /// Where the cross term of a point with the mover's feature `own` and the opponent's
+    /// `opp` stands in `policy_cross` (and in the trainer's cross weights).
+    #[inline]
+    pub fn cross_index(&self, own: usize, opp: usize) -> usize {
+        self.top[own] as usize * NUM_CLASSES + self.top[opp] as usize
+    }
+
     /// The policy cross term of a point with the mover's feature `own` and the opponent's
     /// `opp`.
     #[inline]
     pub fn cross(&self, own: usize, opp: usize) -> i32 {
-        let i = self.top[own] as usize * NUM_CLASSES + self.top[opp] as usize;
-        self.policy_cross[i]
+        self.policy_cross[self.cross_index(own, opp)]
     }
 }
 

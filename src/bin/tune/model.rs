@@ -207,8 +207,7 @@ pub fn rank_pass(set: &RankSet, w: &[f64], weight: f64, grad: Option<&mut Vec<f6
 /// Where a candidate's cross term (its own and the opponent's top classes) stands among the
 /// weights.
 fn cross_index(c: &[u16; 2]) -> usize {
-    let t = feature_tables();
-    2 * NUM_FEATURES + t.top[c[0] as usize] as usize * NUM_CLASSES + t.top[c[1] as usize] as usize
+    2 * NUM_FEATURES + feature_tables().cross_index(c[0] as usize, c[1] as usize)
 }
 
 /// Mean softmax loss and top-1 accuracy of the policy on `set`, with the gradient if asked.
