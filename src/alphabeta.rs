@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::movegen::{generate, Threat};
+use crate::movegen::{generate, move_score, Threat};
 use crate::params::*;
 use crate::pattern::Combo;
 use crate::search::{Control, Searcher, MAX_PLY, NO_EVAL};
@@ -168,6 +168,9 @@ impl Searcher {
             return 0;
         }
         let killers = self.killers[ply];
+        // The policy's best score at the node (before any bonus): late moves far below it are
+        // reduced more, those close to it less.
+        let best_policy = moves.iter().map(|m| m.score).max().unwrap_or(0);
         for m in moves.iter_mut() {
             if Some(m.pos) == tt_move {
                 m.score = TT_MOVE_SCORE;
@@ -210,6 +213,7 @@ impl Searcher {
             {
                 continue;
             }
+            let gap = if quiet { best_policy - move_score(board, p) } else { 0 };
             board.make(p);
             let new_depth = depth - 1
                 + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
@@ -218,7 +222,9 @@ impl Searcher {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
             } else {
                 let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    lmr(depth, i).min(new_depth - 1).max(0)
+                    let adjust =
+                        if gap < LMR_POLICY_NEAR { -1 } else { i32::from(gap > LMR_POLICY_FAR) };
+                    (lmr(depth, i) + adjust).min(new_depth - 1).max(0)
                 } else {
                     0
                 };

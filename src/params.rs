@@ -28,6 +28,11 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.5;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.0;
+/// A reduced move whose policy score is less than this below the node's best is reduced a
+/// ply less (it is likely to be the search's choice all the same)...
+pub const LMR_POLICY_NEAR: i32 = 100;
+/// ...and one more than this below it a ply more.
+pub const LMR_POLICY_FAR: i32 = 400;
 /// Late quiet moves are pruned at non-PV nodes this close to the horizon...
 pub const LMP_MAX_DEPTH: i32 = 2;
 /// ...after `LMP_BASE + LMP_PER_DEPTH * depth` moves.
