@@ -222,9 +222,7 @@ impl Searcher {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
             } else {
                 let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    let adjust =
-                        if gap < LMR_POLICY_NEAR { -1 } else { i32::from(gap > LMR_POLICY_FAR) };
-                    (lmr(depth, i) + adjust).min(new_depth - 1).max(0)
+                    (lmr(depth, i) + lmr_policy_adjust(gap)).min(new_depth - 1).max(0)
                 } else {
                     0
                 };
@@ -311,6 +309,17 @@ fn lmr(depth: i32, i: usize) -> i32 {
     r.max(1.0) as i32
 }
 
+/// The change to a late move's reduction for its policy score `gap` below the node's best:
+/// a ply less for a move the policy rates close to the best, a ply more for one far behind.
+#[inline]
+fn lmr_policy_adjust(gap: i32) -> i32 {
+    if gap < LMR_POLICY_NEAR {
+        -1
+    } else {
+        i32::from(gap > LMR_POLICY_FAR)
+    }
+}
+
 /// A score to store: wins and losses relative to the node, not the root.
 pub(crate) fn to_tt(score: i32, ply: i32) -> i32 {
     if score > WIN_BOUND {
@@ -330,5 +339,21 @@ fn from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_moves_a_reduction_by_a_ply_either_way() {
+        assert_eq!(lmr_policy_adjust(0), -1, "the policy's own best choice");
+        assert_eq!(lmr_policy_adjust(LMR_POLICY_NEAR - 1), -1);
+        assert_eq!(lmr_policy_adjust(LMR_POLICY_NEAR), 0);
+        assert_eq!(lmr_policy_adjust(LMR_POLICY_FAR), 0);
+        assert_eq!(lmr_policy_adjust(LMR_POLICY_FAR + 1), 1);
+        // The base reduction grows with depth and rank.
+        assert!(lmr(10, 20) > lmr(3, 3));
     }
 }
