@@ -213,7 +213,10 @@ impl Searcher {
             {
                 continue;
             }
-            let gap = if quiet { best_policy - move_score(board, p) } else { 0 };
+            // Only a move that may be reduced needs its policy score again (the ordering score
+            // has the bonuses in it), and it must be read before the move is made.
+            let reducible = quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES;
+            let gap = if reducible { best_policy - move_score(board, p) } else { 0 };
             board.make(p);
             let new_depth = depth - 1
                 + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
@@ -221,7 +224,7 @@ impl Searcher {
             if i == 0 {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+                let reduction = if reducible {
                     (lmr(depth, i) + lmr_policy_adjust(gap)).min(new_depth - 1).max(0)
                 } else {
                     0
