@@ -244,6 +244,31 @@ impl LearnedState {
         }
     }
 
+    /// Point `q`'s packed classes and features, both sides: what a move changes at a point
+    /// of its lines, saved so that [`LearnedState::restore_point`] can put it back.
+    #[inline]
+    pub fn point_state(&self, q: usize) -> [u16; 4] {
+        [self.fquads[0][q], self.fquads[1][q], self.features[0][q], self.features[1][q]]
+    }
+
+    /// Puts back what [`LearnedState::point_state`] saved at `q` (the sums are restored apart).
+    #[inline]
+    pub fn restore_point(&mut self, q: usize, saved: [u16; 4]) {
+        [self.fquads[0][q], self.fquads[1][q], self.features[0][q], self.features[1][q]] = saved;
+    }
+
+    /// The evaluation sums, `[side][role]`, to be put back by [`LearnedState::restore_sums`].
+    #[inline]
+    pub fn sums_state(&self) -> [[i32; 2]; 2] {
+        self.sums
+    }
+
+    /// Puts back sums saved by [`LearnedState::sums_state`].
+    #[inline]
+    pub fn restore_sums(&mut self, sums: [[i32; 2]; 2]) {
+        self.sums = sums;
+    }
+
     /// Adds empty point `q`'s values to the sums.
     #[inline]
     pub fn add_point(&mut self, q: usize) {
