@@ -420,7 +420,11 @@ impl Board {
     }
     /// Empty points where `color` makes five.
     pub fn five_points(&self, color: Color) -> impl Iterator<Item = Pos> + '_ {
-        self.candidates().filter(move |&p| self.makes_five(p, color))
+        // The counts say at once when there is none, the common case: no scan then.
+        let any = self.combo_count(color, Combo::Five) > 0;
+        any.then(|| self.candidates().filter(move |&p| self.makes_five(p, color)))
+            .into_iter()
+            .flatten()
     }
 
     /// Whether the stone at `p` is part of five or more in a row, by walking the lines.

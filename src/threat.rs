@@ -118,23 +118,12 @@ impl Solver {
         self.aborted
     }
 
-    /// The single point where `color` makes five, if there is exactly one.
+    /// How many points make five for `color`, and the first of them.
     fn five_points(board: &Board, color: Color) -> (usize, Option<Pos>) {
-        // The counts say at once that there is none, the common case: the scan of the
-        // candidates was a seventh of the solver's time.
-        if board.combo_count(color, Combo::Five) == 0 {
-            return (0, None);
-        }
-        let mut count = 0;
-        let mut first = None;
-        for p in board.five_points(color) {
-            count += 1;
-            first.get_or_insert(p);
-            if count > 1 {
-                break;
-            }
-        }
-        (count, first)
+        // The counts are of the empty points where `color` makes five: the scan is needed
+        // only for where the first one is.
+        let count = board.combo_count(color, Combo::Five) as usize;
+        (count, board.five_points(color).next())
     }
 
     /// Attacker to move. True when the attacker wins by threats within `depth` moves.
