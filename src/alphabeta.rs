@@ -8,7 +8,7 @@ use crate::eval::evaluate;
 use crate::movegen::{generate, move_score, Threat};
 use crate::params::*;
 use crate::pattern::Combo;
-use crate::search::{Control, Searcher, MAX_PLY, NO_EVAL};
+use crate::searcher::{Control, Searcher, MAX_PLY, NO_EVAL};
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
 

@@ -5,7 +5,8 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::search::{SearchReport, Searcher};
+use crate::search::SearchReport;
+use crate::searcher::Searcher;
 use crate::timeman::{Limits, WallClock};
 
 /// Default bench depth.

@@ -185,7 +185,7 @@ impl TreeView<'_> {
 
 fn search_one(moves: &[Pos], ms: u64) -> Option<Searched> {
     let mut board = board_after(StartPos::Center4, moves).ok()?;
-    let mut searcher = crate::search::Searcher::new(32);
+    let mut searcher = crate::searcher::Searcher::new(32);
     let clock = crate::timeman::WallClock::new();
     let stop = AtomicBool::new(false);
     let limits = crate::timeman::Limits::movetime(ms);

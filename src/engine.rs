@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::search::{SearchReport, Searcher};
+use crate::search::SearchReport;
+use crate::searcher::Searcher;
 use crate::timeman::{Clock, Limits};
 
 /// Faults that tests can inject to prove the safety net works.

@@ -30,6 +30,7 @@ pub mod play;
 pub mod proof;
 pub mod protocol;
 pub mod search;
+pub mod searcher;
 pub mod threat;
 pub mod timeman;
 pub mod tt;

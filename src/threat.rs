@@ -310,40 +310,6 @@ mod tests {
         assert_eq!(line[0], Pos::new(2, 5), "{line:?}");
     }
 
-    /// A position of the defence suite (`tests/data/defence12-rapfi.txt`, entry 25): after
-    /// the fatal 3,3 white wins by threes and fours in 5 attacking moves. A solve straight to
-    /// depth 12 spent 60,000 nodes on longer lines of threes and never found it; deepening
-    /// one attacking move at a time finds it within the same budget, and the line it gives
-    /// is a win.
-    #[test]
-    fn a_deepening_vct_finds_the_short_win_first() {
-        use crate::board::StartPos;
-        let mut b = Board::with_start(12, StartPos::Center4);
-        for (r, c) in [(8, 6), (4, 5), (4, 7), (7, 4), (7, 7), (3, 3)] {
-            b.make(Pos::new(r, c));
-        }
-        let attacker = b.side_to_move();
-        let mut s = Solver::new();
-        let line = s.vct(&mut b, 12, 60_000).expect("a VCT within 60,000 nodes");
-        assert!(line.len() <= 11, "the shortest win comes first: {line:?}");
-        assert!(s.nodes() <= 60_001);
-        for &p in &line {
-            b.make(p);
-        }
-        // The line ends where the attacker's win is certain: here two open threes that
-        // no single reply stops. The alpha-beta search confirms it on its own.
-        assert_eq!(b.stone(*line.last().unwrap()), Some(attacker));
-        let mut searcher = crate::search::Searcher::new(1);
-        let report = searcher.think(
-            &mut b,
-            crate::timeman::Limits::nodes(200_000),
-            &crate::timeman::WallClock::new(),
-            &std::sync::atomic::AtomicBool::new(false),
-            &mut |_| {},
-        );
-        assert!(report.score < -crate::params::WIN_BOUND, "{line:?}: {}", report.score);
-    }
-
     #[test]
     fn no_vcf_without_fours() {
         let text = "

@@ -3,9 +3,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use wuzi::board::{Board, Color, Pos};
+use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::engine::Engine;
+use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
+use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
 use wuzi::timeman::{Limits, WallClock};
 
@@ -263,4 +265,37 @@ fn defends_against_a_vcf() {
     // not have a forced win by fours.
     let black_vcf = Solver::new().vcf(&mut b, 30, 1_000_000);
     assert!(black_vcf.is_none(), "after {mv} black still wins by {black_vcf:?}");
+}
+
+/// A position of the defence suite (`tests/data/defence12-rapfi.txt`, entry 25): after
+/// the fatal 3,3 white wins by threes and fours in 5 attacking moves. A solve straight to
+/// depth 12 spent 60,000 nodes on longer lines of threes and never found it; deepening
+/// one attacking move at a time finds it within the same budget, and the line it gives
+/// is a win.
+#[test]
+fn a_deepening_vct_finds_the_short_win_first() {
+    let mut b = Board::with_start(12, StartPos::Center4);
+    for (r, c) in [(8, 6), (4, 5), (4, 7), (7, 4), (7, 7), (3, 3)] {
+        b.make(Pos::new(r, c));
+    }
+    let attacker = b.side_to_move();
+    let mut s = Solver::new();
+    let line = s.vct(&mut b, 12, 60_000).expect("a VCT within 60,000 nodes");
+    assert!(line.len() <= 11, "the shortest win comes first: {line:?}");
+    assert!(s.nodes() <= 60_001);
+    for &p in &line {
+        b.make(p);
+    }
+    // The line ends where the attacker's win is certain: here two open threes that
+    // no single reply stops. The alpha-beta search confirms it on its own.
+    assert_eq!(b.stone(*line.last().unwrap()), Some(attacker));
+    let mut searcher = Searcher::new(1);
+    let report = searcher.think(
+        &mut b,
+        Limits::nodes(200_000),
+        &WallClock::new(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(report.score < -WIN_BOUND, "{line:?}: {}", report.score);
 }

@@ -26,7 +26,7 @@ use wuzi::bench::parse_moves;
 use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
-use wuzi::search::Searcher;
+use wuzi::searcher::Searcher;
 use wuzi::timeman::{Limits, WallClock};
 
 /// A small deterministic generator (SplitMix64): the crate has no dependencies.

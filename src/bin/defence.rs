@@ -23,7 +23,8 @@ use std::sync::atomic::AtomicBool;
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
 use wuzi::params::WIN_BOUND;
-use wuzi::search::{score_text, Searcher};
+use wuzi::search::score_text;
+use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
 use wuzi::timeman::{Limits, WallClock};
 

@@ -1,0 +1,88 @@
+//! The search's state, shared by the root (`crate::search`) and the alpha-beta search
+//! below it (`crate::alphabeta`): the tables, the ordering statistics, the line buffers and
+//! the node count, with what one search may see of the world.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::board::{Pos, NUM_POINTS};
+use crate::movegen::ScoredMove;
+use crate::threat::Solver;
+use crate::timeman::TimeManager;
+use crate::tt::Table;
+
+/// Deepest ply the search goes (a 15×15 board has 225 points).
+pub const MAX_PLY: usize = 232;
+
+/// Marks a ply without a static score in [`Searcher::evals`].
+pub(crate) const NO_EVAL: i32 = i32::MIN;
+
+/// What one search may see of the world: its limits, the clock and the stop flag.
+pub(crate) struct Control<'a> {
+    pub(crate) tm: TimeManager<'a>,
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) max_nodes: u64,
+}
+
+/// The searcher and its tables.
+/// Its fields are shared by the root (`crate::search`) and `crate::alphabeta`, the search
+/// below it.
+pub struct Searcher {
+    pub(crate) tt: Table,
+    pub(crate) solver: Solver,
+    pub(crate) killers: Vec<[Option<Pos>; 2]>,
+    pub(crate) history: Box<[[i32; NUM_POINTS]; 2]>,
+    pub(crate) pv: Vec<Vec<Pos>>,
+    pub(crate) move_lists: Vec<Vec<ScoredMove>>,
+    /// The move a singular-extension search leaves out at each ply (`None` almost always).
+    pub(crate) excluded: Vec<Option<Pos>>,
+    /// The static score of the node at each ply of the current line, [`NO_EVAL`] where the
+    /// opponent had a four (the score means little there).
+    pub(crate) evals: Vec<i32>,
+    pub(crate) nodes: u64,
+    /// The node count at which the next poll of the limits is due.
+    pub(crate) next_poll: u64,
+    pub(crate) stopped: bool,
+    hash_mb: usize,
+}
+
+impl Searcher {
+    /// A searcher with a `hash_mb` table.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb),
+            solver: Solver::new(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; NUM_POINTS]; 2]),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
+            excluded: vec![None; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
+            nodes: 0,
+            next_poll: 0,
+            stopped: false,
+            hash_mb,
+        }
+    }
+
+    /// Forgets the last game's ordering statistics and ages the hash table.
+    pub fn new_game(&mut self) {
+        self.tt.new_generation();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v = 0));
+    }
+
+    /// Before each search: entries of earlier searches (the last move's, a ponder's) become
+    /// replaceable though still usable, killers (whose plies meant another root) are dropped,
+    /// and history is halved so that it follows the game instead of saturating over it: a
+    /// long ponder would otherwise leave stale history that outweighs every shape score.
+    pub(crate) fn age_tables(&mut self) {
+        self.tt.new_generation();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v /= 2));
+    }
+
+    /// Starts every table afresh (after a failure, and for the bench).
+    pub fn reset(&mut self) {
+        *self = Searcher::new(self.hash_mb);
+    }
+}
