@@ -182,8 +182,16 @@ impl Searcher {
         // Quiet nodes search only their best few moves.
         let limit =
             if threat == Threat::Quiet { moves.len().min(MAX_QUIET_MOVES) } else { moves.len() };
-        // A single forced reply does not use up depth.
-        let extension = i32::from(moves.len() == 1);
+        // A single forced reply does not use up depth; nor do the answers to an open three,
+        // a few times on a path (the threat sequences that decide games are long).
+        let single = i32::from(moves.len() == 1);
+        let three = i32::from(
+            single == 0
+                && threat == Threat::BlockThree
+                && self.three_exts[ply] < THREE_EXT_MAX,
+        );
+        let child_three_exts = self.three_exts[ply] + three as u8;
+        let extension = single.max(three);
         // Step 7. Principal-variation search over the moves, picked best first (a cut-off
         // usually comes early, so a full sort would be wasted).
         let mut best = -WIN;
@@ -218,6 +226,7 @@ impl Searcher {
             let reducible = quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES;
             let gap = if reducible { best_policy - move_score(board, p) } else { 0 };
             board.make(p);
+            self.three_exts[ply + 1] = child_three_exts;
             let new_depth = depth - 1
                 + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
             let mut score;

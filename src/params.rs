@@ -53,6 +53,10 @@ pub const SE_MARGIN: i32 = 4;
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// ...where a static score this much per ply above beta cuts the node off.
 pub const RFP_MARGIN: i32 = 80;
+/// At most this many answers to an open three are extended by a ply on one path: the
+/// defence of a long threat sequence is seen deeper without the tree exploding on the
+/// sequences that a search extending every answer would follow to the end.
+pub const THREE_EXT_MAX: u8 = 2;
 /// Attacking moves of the VCF search at a leaf of the main search.
 pub const QS_VCF_DEPTH: i32 = 8;
 /// Node budget of that VCF search.

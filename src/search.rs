@@ -274,6 +274,7 @@ impl Searcher {
         let mut best = -WIN;
         let mut best_idx = 0;
         self.pv[0].clear();
+        self.three_exts[1] = 0;
         for (i, &p) in root.iter().enumerate() {
             board.make(p);
             let mut score;

@@ -38,6 +38,9 @@ pub struct Searcher {
     /// The static score of the node at each ply of the current line, [`NO_EVAL`] where the
     /// opponent had a four (the score means little there).
     pub(crate) evals: Vec<i32>,
+    /// Per ply: how many answers to an open three on the path to the node were extended
+    /// (`params::THREE_EXT_MAX` at most).
+    pub(crate) three_exts: Vec<u8>,
     pub(crate) nodes: u64,
     /// The node count at which the next poll of the limits is due.
     pub(crate) next_poll: u64,
@@ -57,6 +60,7 @@ impl Searcher {
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
             excluded: vec![None; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
+            three_exts: vec![0; MAX_PLY + 1],
             nodes: 0,
             next_poll: 0,
             stopped: false,
