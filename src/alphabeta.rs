@@ -186,9 +186,7 @@ impl Searcher {
         // a few times on a path (the threat sequences that decide games are long).
         let single = i32::from(moves.len() == 1);
         let three = i32::from(
-            single == 0
-                && threat == Threat::BlockThree
-                && self.three_exts[ply] < THREE_EXT_MAX,
+            single == 0 && threat == Threat::BlockThree && self.three_exts[ply] < THREE_EXT_MAX,
         );
         let child_three_exts = self.three_exts[ply] + three as u8;
         let extension = single.max(three);

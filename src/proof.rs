@@ -215,7 +215,7 @@ impl Prover {
                 None => {}
             }
         } else {
-            let black_fives = board.five_points(Color::Black).take(2).count();
+            let black_fives = board.combo_count(Color::Black, Combo::Five);
             if board.combo_count(Color::White, Combo::Five) > 0 {
                 solved(&mut node, false);
             } else if black_fives >= 2 {
