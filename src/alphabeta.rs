@@ -63,6 +63,17 @@ impl Searcher {
         if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
             return WIN - ply_i - 3;
         }
+        // A double threat that nothing answers: where the opponent can make no four, our
+        // three-three or four-three wins in five plies (one threat is blocked, the other
+        // becomes an open four), however far below the horizon the search would see it.
+        if opp_fives == 0
+            && board.combo_count_at_least(opp, Combo::Four) == 0
+            && board.combo_count(me, Combo::ThreeThree)
+                + board.combo_count_at_least(me, Combo::FourThree)
+                > 0
+        {
+            return WIN - ply_i - 5;
+        }
         if ply >= MAX_PLY - 1 || board.is_full() {
             return 0;
         }
@@ -355,6 +366,47 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The score of a depth-0 search of `text` (the horizon: no move is searched).
+    fn horizon_score(text: &str) -> i32 {
+        use crate::timeman::{FakeClock, Limits, TimeManager};
+        let mut b = Board::from_ascii(text).unwrap();
+        let clock = FakeClock::default();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let ctl = Control {
+            tm: TimeManager::new(&clock, Limits::depth(1)),
+            stop: &stop,
+            max_nodes: 1 << 20,
+        };
+        let mut s = Searcher::new(1);
+        s.search(&mut b, &ctl, 0, 1, -WIN, WIN)
+    }
+
+    #[test]
+    fn an_unanswerable_double_three_is_a_win_at_the_horizon() {
+        // Black to move makes two open threes at 5,5 (row 5 and column 5); white has no four
+        // to make: a win in five plies from ply 1.
+        let double = "
+            O . . . . . . . . . . O
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . X . . . . . .
+            . . . . . X . . . . . .
+            . . . X X . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            . . . . . . . . . . . .
+            O . . . . . . . . . . O";
+        assert_eq!(horizon_score(double), WIN - 1 - 5);
+        // White with a three that can become a four: no claim, the static score.
+        let answered = double.replacen("O . . . . . . . . . . O", ". O O O . . . . . . . .", 1);
+        let b = Board::from_ascii(&answered).unwrap();
+        assert_eq!(b.side_to_move(), crate::board::Color::Black);
+        assert!(b.combo_count_at_least(crate::board::Color::White, Combo::Four) > 0);
+        assert!(horizon_score(&answered).abs() < WIN_BOUND);
+    }
 
     #[test]
     fn the_policy_moves_a_reduction_by_a_ply_either_way() {
