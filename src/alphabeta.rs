@@ -66,8 +66,8 @@ impl Searcher {
         // A double threat that nothing answers: where the opponent can make no four, our
         // three-three or four-three wins in five plies (one threat is blocked, the other
         // becomes an open four), however far below the horizon the search would see it.
-        if opp_fives == 0
-            && board.combo_count_at_least(opp, Combo::Four) == 0
+        // (No point where the opponent makes a four means no five point either.)
+        if board.combo_count_at_least(opp, Combo::Four) == 0
             && board.combo_count(me, Combo::ThreeThree)
                 + board.combo_count_at_least(me, Combo::FourThree)
                 > 0
