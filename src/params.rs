@@ -136,6 +136,12 @@ pub const VCT_TIME_PERCENT: u32 = 15;
 pub const ROOT_VCT_NODES: u64 = 150_000;
 /// Most of the search's best moves checked against the opponent's VCT before one is played.
 pub const DEFENCE_MAX_MOVES: usize = 4;
+/// Before the first iteration that starts after this share (percent) of the search's part
+/// of the hard limit, the best move is checked early (see `crate::search`).
+pub const DEFENCE_EARLY_PERCENT: u32 = 30;
+/// When all of those lose, at most this many more are checked: the points of the opponent's
+/// winning lines (see [`crate::defence::check_vct`]).
+pub const DEFENCE_RESCUE_MOVES: usize = 8;
 /// Attacking moves of the opponent's VCT that the root defence looks for (two plies each).
 pub const DEFENCE_VCT_DEPTH: i32 = 12;
 /// Node budget of each of those checks.

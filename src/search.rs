@@ -64,6 +64,17 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// The check of the best move against the opponent's threats during the search.
+#[derive(Default)]
+struct EarlyCheck {
+    /// Whether it ran.
+    done: bool,
+    /// The move it found safe, if any.
+    safe: Option<Pos>,
+    /// Whether the search's best move lost and gave way to the others.
+    rescued: bool,
+}
+
 impl Searcher {
     /// Searches `board` for the side to move within `limits`.
     pub fn think(
@@ -162,13 +173,18 @@ impl Searcher {
         if root.len() <= 1 || self.stopped {
             return best;
         }
-        self.deepen(board, ctl, &mut root, &mut best, on_iteration);
+        let mut early = EarlyCheck::default();
+        self.deepen(board, ctl, &mut root, &mut best, &mut early, on_iteration);
+        if early.rescued && early.safe == best.best {
+            best.source = "defend-vct";
+        }
         // Step 6. The opponent's wins by threats after the chosen move, deeper than the
         // search saw: while the best move loses to one, the next in the search's order. It
         // runs also when the clock cut the search (the manager kept the rest of the hard
         // limit for it), but not after a stop or the node budget.
         let interrupted = ctl.stop.load(Ordering::Relaxed) || self.nodes >= ctl.max_nodes;
-        if !(self.stopped && interrupted) && best.score.abs() < WIN_BOUND {
+        let verified = early.safe.is_some() && early.safe == best.best;
+        if !(self.stopped && interrupted) && best.score.abs() < WIN_BOUND && !verified {
             let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
             if let Some(i) = best.best.and_then(|b| root.iter().position(|&p| p == b)) {
                 root[..=i].rotate_right(1);
@@ -191,6 +207,7 @@ impl Searcher {
         ctl: &Control,
         root: &mut [Pos],
         best: &mut SearchReport,
+        early: &mut EarlyCheck,
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) {
         // Step 5. Iterative deepening with aspiration windows. An iteration starts only when
@@ -198,6 +215,8 @@ impl Searcher {
         let mut prev_score = 0;
         let mut stable = 0;
         let mut iter_times = [Duration::ZERO; 2];
+        // The root moves searched: all but those the early check showed to lose.
+        let mut active = root.len();
         for depth in 1..=ctl.tm.limits().max_depth {
             let scale =
                 if best.score.abs() > TM_DECIDED_SCORE {
@@ -207,6 +226,35 @@ impl Searcher {
                 } else {
                     100
                 } + if best.score < prev_score - TM_DROP_MARGIN { TM_DROP_EXTRA } else { 0 };
+            // Step 5a. Once the move's time is well under way, the best move is checked
+            // against the opponent's wins by threats (the check of step 6, early): when it
+            // and the next best lose, the rest of the time goes to finding a move that holds,
+            // instead of to a deeper search among losing moves.
+            if depth > 1
+                && !early.done
+                && best.score.abs() < WIN_BOUND
+                && ctl.tm.search_past_percent(DEFENCE_EARLY_PERCENT)
+            {
+                early.done = true;
+                let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
+                // (`search_root` put the iteration's best move first.)
+                let checked = check_vct(&mut self.solver, board, root, &abort);
+                self.nodes += checked.nodes;
+                early.safe = checked.safe;
+                // The moves shown to lose go to the back, out of the search, unless nothing
+                // would be left; a move that holds comes first and becomes the best so far.
+                if !checked.losing.is_empty() && checked.losing.len() < active {
+                    let lost = |p: &Pos| checked.losing.contains(p);
+                    root[..active].sort_by_key(|p| (lost(p), Some(*p) != checked.safe));
+                    active -= checked.losing.len();
+                    if best.best.is_some_and(|b| lost(&b)) {
+                        best.best = Some(root[0]);
+                        best.pv = vec![root[0]];
+                        early.rescued = true;
+                        stable = 0;
+                    }
+                }
+            }
             let predicted = predict_iteration(iter_times[0], iter_times[1]);
             if depth > 1 && !ctl.tm.may_start_iteration(scale, predicted) {
                 break;
@@ -219,7 +267,7 @@ impl Searcher {
             };
             let mut delta = ASPIRATION;
             let score = loop {
-                let s = self.search_root(board, ctl, root, depth, alpha, beta);
+                let s = self.search_root(board, ctl, &mut root[..active], depth, alpha, beta);
                 if self.stopped {
                     break s;
                 }

@@ -217,6 +217,11 @@ impl<'a> TimeManager<'a> {
     pub fn search_exceeded(&self) -> bool {
         self.search_hard.is_some_and(|h| self.elapsed() >= h)
     }
+    /// Whether `percent` of the search's part of the hard limit has passed (never without a
+    /// hard limit: fixed-depth and fixed-node searches stay repeatable).
+    pub fn search_past_percent(&self, percent: u32) -> bool {
+        self.search_hard.is_some_and(|h| self.elapsed() >= h * percent / 100)
+    }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
     /// or the game decided, above when the score dropped. Within the soft limit, an iteration
@@ -337,6 +342,9 @@ mod tests {
         );
         assert!(!tm.may_start_iteration(100, short));
         let reserve = crate::params::DEFENCE_TIME_PERCENT as u64 * 10;
+        assert!(tm.search_past_percent(70), "700 ms of the search's 900");
+        assert!(!tm.search_past_percent(80));
+        assert!(!TimeManager::new(&clock, Limits::depth(3)).search_past_percent(0), "no clock");
         clock.advance_ms(300 - reserve - 1);
         assert!(!tm.search_exceeded());
         clock.advance_ms(1);
