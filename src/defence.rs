@@ -70,8 +70,7 @@ pub fn check_vct(
     let mut lines: Vec<Vec<Pos>> = Vec::new();
     for &p in candidates.iter().take(DEFENCE_MAX_MOVES) {
         match check_one(solver, board, p, &mut out, abort) {
-            Verdict::Safe => return out,
-            Verdict::Aborted => return out,
+            Verdict::Safe | Verdict::Aborted => return out,
             Verdict::Loses(line) => lines.push(line),
         }
     }
