@@ -4,8 +4,8 @@
 //! The positions are the defence suite `tests/data/defence12-rapfi.txt` (our fatal moves
 //! against Rapfi, each followed in the game by the opponent's forced win).
 //!
-//! 1. **Wins found**: after each fatal move, the opponent's VCT at the budgets the brain uses
-//!    (depth 12, 60,000 nodes: the root's check) and larger ones: how many of the known wins
+//! 1. **Wins found**: after each fatal move, the opponent's VCT at the root check's budget
+//!    (`DEFENCE_VCT_DEPTH`, `DEFENCE_VCT_NODES`) and larger ones: how many of the known wins
 //!    the solver proves, its nodes and its speed.
 //! 2. **The check's workload**: before each fatal move, the opponent's VCT after each of our
 //!    four best moves by the move generator's order, at the check's budget, as the root's
@@ -15,6 +15,7 @@
 
 use std::time::Instant;
 
+use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
 use wuzi::params::{DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES};
@@ -26,30 +27,22 @@ struct Entry {
     fatal: Pos,
 }
 
-fn parse_pos(t: &str) -> Pos {
-    let (r, c) = t.split_once(',').unwrap_or_else(|| panic!("'{t}' is not row,col"));
-    Pos::new(r.parse().expect("row"), c.parse().expect("col"))
-}
-
 fn read_suite(path: &str) -> Vec<Entry> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let moves = |t: &str| parse_moves(t).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
             let parts: Vec<&str> = l.split('|').collect();
-            Entry {
-                moves: parts[0].split_whitespace().map(parse_pos).collect(),
-                fatal: parse_pos(parts[1].trim()),
-            }
+            Entry { moves: moves(parts[0]), fatal: moves(parts[1])[0] }
         })
         .collect()
 }
 
-fn board_after(moves: &[Pos]) -> Board {
-    let mut b = Board::with_start(12, StartPos::Center4);
-    moves.iter().for_each(|&p| b.make(p));
-    b
+/// The position after `moves` from the judge's start.
+fn position(moves: &[Pos]) -> Board {
+    board_after(StartPos::Center4, moves).expect("a legal suite line")
 }
 
 /// Solves every board for its side to move at `depth` and `nodes`: (wins, nodes, seconds).
@@ -86,7 +79,7 @@ fn main() {
     let mut after: Vec<Board> = entries
         .iter()
         .map(|e| {
-            let mut b = board_after(&e.moves);
+            let mut b = position(&e.moves);
             b.make(e.fatal);
             b
         })
@@ -103,7 +96,7 @@ fn main() {
 
     let mut checked: Vec<Board> = Vec::new();
     for e in &entries {
-        let b = board_after(&e.moves);
+        let b = position(&e.moves);
         let mut moves = Vec::new();
         generate(&b, &mut moves);
         moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
