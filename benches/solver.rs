@@ -10,6 +10,13 @@
 //! 2. **The check's workload**: before each fatal move, the opponent's VCT after each of our
 //!    four best moves by the move generator's order, at the check's budget, as the root's
 //!    defence check runs it: how many lose, and the time it takes.
+//! 3. **One quiet move, then threats**: where the check finds no win, is the opponent's win
+//!    a quiet move followed by a VCT against every defence? For the opponent's move in the
+//!    game and for its six best moves by the move generator's order: after the move, a VCT
+//!    if we passed (the move threatens one), and then a VCT after each of our defences (our
+//!    fours and threes, and the points of the winning lines found, at most 12). A quiet move
+//!    that beats every defence proves the loss. Also counted: how often the proof flags our
+//!    other moves before each fatal move (the check's own verdict aside).
 //!
 //! `--suite FILE` takes another suite of the same format.
 
@@ -19,12 +26,15 @@ use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
 use wuzi::params::{DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES};
+use wuzi::pattern::Combo;
 use wuzi::threat::Solver;
 
-/// One suite line: the moves before our fatal move, and the fatal move.
+/// One suite line: the moves before our fatal move, the fatal move, and the opponent's
+/// winning line in the game.
 struct Entry {
     moves: Vec<Pos>,
     fatal: Pos,
+    win: Vec<Pos>,
 }
 
 fn read_suite(path: &str) -> Vec<Entry> {
@@ -35,7 +45,7 @@ fn read_suite(path: &str) -> Vec<Entry> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
             let parts: Vec<&str> = l.split('|').collect();
-            Entry { moves: moves(parts[0]), fatal: moves(parts[1])[0] }
+            Entry { moves: moves(parts[0]), fatal: moves(parts[1])[0], win: moves(parts[2]) }
         })
         .collect()
 }
@@ -57,6 +67,67 @@ fn solve_all(boards: &mut [Board], depth: i32, nodes: u64) -> (usize, u64, f64) 
         spent += solver.nodes();
     }
     (wins, spent, started.elapsed().as_secs_f64())
+}
+
+/// The solve of section 3: attacking moves and nodes of each VCT, and defences at most.
+const QUIET_VCT_DEPTH: i32 = 12;
+const QUIET_VCT_NODES: u64 = 20_000;
+const QUIET_DEFENCES: usize = 12;
+const QUIET_MOVES: usize = 6;
+
+/// What the attacker's quiet move `q` does (attacker to move on `board`): `None` when it
+/// threatens no VCT even if the defender passes (or the defender then wins by fours),
+/// `Some(true)` when every defence tried loses to a VCT, `Some(false)` when one holds.
+fn quiet_then_threats(solver: &mut Solver, board: &mut Board, q: Pos) -> Option<bool> {
+    let att = board.side_to_move();
+    let def = att.opp();
+    board.make(q);
+    let threat = if board.combo_count(def, Combo::Five) > 0
+        || solver.vcf(board, 20, QUIET_VCT_NODES).is_some()
+    {
+        None
+    } else {
+        board.set_side_to_move(att);
+        let line = solver.vct(board, QUIET_VCT_DEPTH, QUIET_VCT_NODES);
+        board.set_side_to_move(def);
+        line
+    };
+    let verdict = threat.map(|line| {
+        // Our counter-threats first, then the points of every winning line found.
+        let mut defences: Vec<Pos> =
+            board.candidates().filter(|&p| board.combo(p, def) >= Combo::OpenThree).collect();
+        let mut queue = line;
+        let mut tried = 0;
+        loop {
+            for p in queue.drain(..) {
+                if board.is_empty(p) && !defences.contains(&p) {
+                    defences.push(p);
+                }
+            }
+            let Some(&d) = defences.get(tried) else { return true };
+            if tried == QUIET_DEFENCES {
+                return true;
+            }
+            tried += 1;
+            board.make(d);
+            let win = solver.vct(board, QUIET_VCT_DEPTH, QUIET_VCT_NODES);
+            board.unmake();
+            match win {
+                None => return false,
+                Some(line) => queue = line,
+            }
+        }
+    });
+    board.unmake();
+    verdict
+}
+
+/// Whether one of the attacker's [`QUIET_MOVES`] best moves beats every defence.
+fn quiet_win(solver: &mut Solver, board: &mut Board) -> bool {
+    let mut moves = Vec::new();
+    generate(board, &mut moves);
+    moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+    moves.iter().take(QUIET_MOVES).any(|m| quiet_then_threats(solver, board, m.pos) == Some(true))
 }
 
 fn report(what: &str, count: usize, (wins, nodes, secs): (usize, u64, f64)) {
@@ -113,4 +184,65 @@ fn main() {
         n,
         solve_all(&mut checked, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES),
     );
+
+    println!(
+        "one quiet move, then threats (VCTs of depth {QUIET_VCT_DEPTH}, {QUIET_VCT_NODES} nodes; \
+         at most {QUIET_DEFENCES} defences):"
+    );
+    let started = Instant::now();
+    let mut solver = Solver::new();
+    let (mut open, mut top2, mut threatens, mut beats, mut proved) = (0, 0, 0, 0, 0);
+    for e in &entries {
+        let mut b = position(&e.moves);
+        b.make(e.fatal);
+        if solver.vct(&mut b, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES).is_some() {
+            continue;
+        }
+        open += 1;
+        let mut moves = Vec::new();
+        generate(&b, &mut moves);
+        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+        if moves.iter().take(2).any(|m| m.pos == e.win[0]) {
+            top2 += 1;
+        }
+        match quiet_then_threats(&mut solver, &mut b, e.win[0]) {
+            Some(true) => {
+                threatens += 1;
+                beats += 1;
+            }
+            Some(false) => threatens += 1,
+            None => {}
+        }
+        if quiet_win(&mut solver, &mut b) {
+            proved += 1;
+        }
+    }
+    println!(
+        "  the check finds no win after {open} fatal moves; the game's next move is among the \
+         opponent's 2 best in {top2}"
+    );
+    println!("  after the game's move: a VCT if we passed in {threatens}, against every defence in {beats}");
+    println!(
+        "  a quiet move of the {QUIET_MOVES} best that beats every defence: {proved} of {open} \
+         ({:.0} ms)",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    let (mut others, mut flagged) = (0, 0);
+    for e in &entries {
+        let mut b = position(&e.moves);
+        let mut moves = Vec::new();
+        generate(&b, &mut moves);
+        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
+            b.make(m.pos);
+            if solver.vct(&mut b, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES).is_none() {
+                others += 1;
+                if quiet_win(&mut solver, &mut b) {
+                    flagged += 1;
+                }
+            }
+            b.unmake();
+        }
+    }
+    println!("  our other moves that pass the check: {others}, flagged by the proof: {flagged}");
 }
