@@ -456,16 +456,9 @@ impl Board {
     }
 
     fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for p in self.points() {
-            if let Some(c) = self.stone(p) {
-                key ^= ZOBRIST[c.idx()][p.idx()];
-            }
-        }
-        if self.side == Color::White {
-            key ^= ZOBRIST_WHITE;
-        }
-        key
+        let stones = self.points().filter_map(|p| self.stone(p).map(|c| ZOBRIST[c.idx()][p.idx()]));
+        let side = if self.side == Color::White { ZOBRIST_WHITE } else { 0 };
+        stones.fold(side, |key, z| key ^ z)
     }
 
     /// Checks that the incremental state equals a rebuild from the stones; returns what
