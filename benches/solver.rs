@@ -17,6 +17,10 @@
 //!    fours and threes, and the points of the winning lines found, at most 12). A quiet move
 //!    that beats every defence proves the loss. Also counted: how often the proof flags our
 //!    other moves before each fatal move (the check's own verdict aside).
+//! 4. **The search instead of the solver**: after each fatal move, our own alpha-beta search
+//!    (fresh tables, fixed nodes) from the opponent's side: how many of the wins it sees; and
+//!    at 500,000 nodes, after our four best other moves before each fatal move, how many it
+//!    sees lose too.
 //!
 //! `--suite FILE` takes another suite of the same format.
 
@@ -25,9 +29,12 @@ use std::time::Instant;
 use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
+use wuzi::params::WIN_BOUND;
 use wuzi::params::{DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES};
 use wuzi::pattern::Combo;
+use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
+use wuzi::timeman::{Limits, WallClock};
 
 /// One suite line: the moves before our fatal move, the fatal move, and the opponent's
 /// winning line in the game.
@@ -245,4 +252,45 @@ fn main() {
         }
     }
     println!("  our other moves that pass the check: {others}, flagged by the proof: {flagged}");
+
+    println!("the search after the fatal move, from the opponent's side (fresh tables):");
+    for nodes in [200_000, 500_000, 1_000_000] {
+        let started = Instant::now();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut seen = 0;
+        for b in after.iter_mut() {
+            let mut searcher = Searcher::new(16);
+            let r = searcher.think(b, Limits::nodes(nodes), &WallClock::new(), &stop, &mut |_| {});
+            if r.score > WIN_BOUND {
+                seen += 1;
+            }
+        }
+        println!(
+            "  {nodes} nodes: the opponent's win seen after {seen}/{n} ({:.0} ms)",
+            started.elapsed().as_secs_f64() * 1000.0,
+            n = after.len()
+        );
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let lost_for_search = |b: &mut Board| {
+        let mut searcher = Searcher::new(16);
+        let r = searcher.think(b, Limits::nodes(500_000), &WallClock::new(), &stop, &mut |_| {});
+        r.score > WIN_BOUND
+    };
+    let (mut others, mut lost) = (0, 0);
+    for e in &entries {
+        let mut b = position(&e.moves);
+        let mut moves = Vec::new();
+        generate(&b, &mut moves);
+        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
+            b.make(m.pos);
+            others += 1;
+            if lost_for_search(&mut b) {
+                lost += 1;
+            }
+            b.unmake();
+        }
+    }
+    println!("  our {others} other best moves before the fatal ones: {lost} seen to lose too");
 }
