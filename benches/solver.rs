@@ -129,6 +129,33 @@ fn quiet_then_threats(solver: &mut Solver, board: &mut Board, q: Pos) -> Option<
     verdict
 }
 
+/// The positions after our [`DEFENCE_MAX_MOVES`] best moves other than the fatal one, by the
+/// move generator's order, before each fatal move.
+fn others_before(entries: &[Entry]) -> Vec<Board> {
+    let mut out = Vec::new();
+    for e in entries {
+        let b = position(&e.moves);
+        let mut moves = Vec::new();
+        generate(&b, &mut moves);
+        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
+            let mut after = b.clone();
+            after.make(m.pos);
+            out.push(after);
+        }
+    }
+    out
+}
+
+/// Whether our own search of `board` (fresh tables, `nodes` nodes) sees a win for its side
+/// to move: the opponent, after one of our moves.
+fn seen_lost(board: &mut Board, nodes: u64) -> bool {
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut searcher = Searcher::new(16);
+    let r = searcher.think(board, Limits::nodes(nodes), &WallClock::new(), &stop, &mut |_| {});
+    r.score > WIN_BOUND
+}
+
 /// Whether one of the attacker's [`QUIET_MOVES`] best moves beats every defence.
 fn quiet_win(solver: &mut Solver, board: &mut Board) -> bool {
     let mut moves = Vec::new();
@@ -235,20 +262,12 @@ fn main() {
         started.elapsed().as_secs_f64() * 1000.0
     );
     let (mut others, mut flagged) = (0, 0);
-    for e in &entries {
-        let mut b = position(&e.moves);
-        let mut moves = Vec::new();
-        generate(&b, &mut moves);
-        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
-            b.make(m.pos);
-            if solver.vct(&mut b, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES).is_none() {
-                others += 1;
-                if quiet_win(&mut solver, &mut b) {
-                    flagged += 1;
-                }
+    for mut b in others_before(&entries) {
+        if solver.vct(&mut b, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES).is_none() {
+            others += 1;
+            if quiet_win(&mut solver, &mut b) {
+                flagged += 1;
             }
-            b.unmake();
         }
     }
     println!("  our other moves that pass the check: {others}, flagged by the proof: {flagged}");
@@ -256,41 +275,17 @@ fn main() {
     println!("the search after the fatal move, from the opponent's side (fresh tables):");
     for nodes in [200_000, 500_000, 1_000_000] {
         let started = Instant::now();
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let mut seen = 0;
-        for b in after.iter_mut() {
-            let mut searcher = Searcher::new(16);
-            let r = searcher.think(b, Limits::nodes(nodes), &WallClock::new(), &stop, &mut |_| {});
-            if r.score > WIN_BOUND {
-                seen += 1;
-            }
-        }
+        let seen = after.iter_mut().map(|b| seen_lost(b, nodes)).filter(|&lost| lost).count();
         println!(
             "  {nodes} nodes: the opponent's win seen after {seen}/{n} ({:.0} ms)",
             started.elapsed().as_secs_f64() * 1000.0,
             n = after.len()
         );
     }
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let lost_for_search = |b: &mut Board| {
-        let mut searcher = Searcher::new(16);
-        let r = searcher.think(b, Limits::nodes(500_000), &WallClock::new(), &stop, &mut |_| {});
-        r.score > WIN_BOUND
-    };
-    let (mut others, mut lost) = (0, 0);
-    for e in &entries {
-        let mut b = position(&e.moves);
-        let mut moves = Vec::new();
-        generate(&b, &mut moves);
-        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
-            b.make(m.pos);
-            others += 1;
-            if lost_for_search(&mut b) {
-                lost += 1;
-            }
-            b.unmake();
-        }
-    }
-    println!("  our {others} other best moves before the fatal ones: {lost} seen to lose too");
+    let mut others = others_before(&entries);
+    let lost = others.iter_mut().map(|b| seen_lost(b, 500_000)).filter(|&lost| lost).count();
+    println!(
+        "  our {} other best moves before the fatal ones: {lost} seen to lose too",
+        others.len()
+    );
 }
