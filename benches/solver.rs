@@ -29,8 +29,9 @@ use std::time::Instant;
 use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
-use wuzi::params::WIN_BOUND;
-use wuzi::params::{DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES};
+use wuzi::params::{
+    DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, VCF_MAX_DEPTH, WIN_BOUND,
+};
 use wuzi::pattern::Combo;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
@@ -62,6 +63,14 @@ fn position(moves: &[Pos]) -> Board {
     board_after(StartPos::Center4, moves).expect("a legal suite line")
 }
 
+/// The side to move's moves on `board`, best first by the move generator's order.
+fn ordered_moves(board: &Board) -> Vec<Pos> {
+    let mut moves = Vec::new();
+    generate(board, &mut moves);
+    moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
+    moves.into_iter().map(|m| m.pos).collect()
+}
+
 /// Solves every board for its side to move at `depth` and `nodes`: (wins, nodes, seconds).
 fn solve_all(boards: &mut [Board], depth: i32, nodes: u64) -> (usize, u64, f64) {
     let mut solver = Solver::new();
@@ -90,7 +99,7 @@ fn quiet_then_threats(solver: &mut Solver, board: &mut Board, q: Pos) -> Option<
     let def = att.opp();
     board.make(q);
     let threat = if board.combo_count(def, Combo::Five) > 0
-        || solver.vcf(board, 20, QUIET_VCT_NODES).is_some()
+        || solver.vcf(board, VCF_MAX_DEPTH, QUIET_VCT_NODES).is_some()
     {
         None
     } else {
@@ -135,12 +144,9 @@ fn others_before(entries: &[Entry]) -> Vec<Board> {
     let mut out = Vec::new();
     for e in entries {
         let b = position(&e.moves);
-        let mut moves = Vec::new();
-        generate(&b, &mut moves);
-        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-        for m in moves.iter().filter(|m| m.pos != e.fatal).take(DEFENCE_MAX_MOVES) {
+        for m in ordered_moves(&b).into_iter().filter(|&m| m != e.fatal).take(DEFENCE_MAX_MOVES) {
             let mut after = b.clone();
-            after.make(m.pos);
+            after.make(m);
             out.push(after);
         }
     }
@@ -158,10 +164,8 @@ fn seen_lost(board: &mut Board, nodes: u64) -> bool {
 
 /// Whether one of the attacker's [`QUIET_MOVES`] best moves beats every defence.
 fn quiet_win(solver: &mut Solver, board: &mut Board) -> bool {
-    let mut moves = Vec::new();
-    generate(board, &mut moves);
-    moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-    moves.iter().take(QUIET_MOVES).any(|m| quiet_then_threats(solver, board, m.pos) == Some(true))
+    let moves = ordered_moves(board);
+    moves.into_iter().take(QUIET_MOVES).any(|m| quiet_then_threats(solver, board, m) == Some(true))
 }
 
 fn report(what: &str, count: usize, (wins, nodes, secs): (usize, u64, f64)) {
@@ -202,12 +206,9 @@ fn main() {
     let mut checked: Vec<Board> = Vec::new();
     for e in &entries {
         let b = position(&e.moves);
-        let mut moves = Vec::new();
-        generate(&b, &mut moves);
-        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-        for m in moves.iter().take(DEFENCE_MAX_MOVES) {
+        for m in ordered_moves(&b).into_iter().take(DEFENCE_MAX_MOVES) {
             let mut after_ours = b.clone();
-            after_ours.make(m.pos);
+            after_ours.make(m);
             checked.push(after_ours);
         }
     }
@@ -233,20 +234,12 @@ fn main() {
             continue;
         }
         open += 1;
-        let mut moves = Vec::new();
-        generate(&b, &mut moves);
-        moves.sort_by(|a, c| c.score.cmp(&a.score).then(a.pos.cmp(&c.pos)));
-        if moves.iter().take(2).any(|m| m.pos == e.win[0]) {
+        if ordered_moves(&b).iter().take(2).any(|&m| m == e.win[0]) {
             top2 += 1;
         }
-        match quiet_then_threats(&mut solver, &mut b, e.win[0]) {
-            Some(true) => {
-                threatens += 1;
-                beats += 1;
-            }
-            Some(false) => threatens += 1,
-            None => {}
-        }
+        let verdict = quiet_then_threats(&mut solver, &mut b, e.win[0]);
+        threatens += usize::from(verdict.is_some());
+        beats += usize::from(verdict == Some(true));
         if quiet_win(&mut solver, &mut b) {
             proved += 1;
         }
