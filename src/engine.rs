@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Color, Pos, StartPos};
+use crate::ponder::PonderHit;
 use crate::search::SearchReport;
 use crate::searcher::Searcher;
 use crate::timeman::{Clock, Limits};
@@ -40,6 +41,9 @@ pub struct Pondered {
     pub report: SearchReport,
     /// Time the search for it had, from the start of the ponder.
     pub spent: Duration,
+    /// Whether the expected reply came while that search ran: it went on as the move's own
+    /// search, under the move's limits, so its answer is final.
+    pub continued: bool,
 }
 
 /// A game in progress and everything needed to think about it.
@@ -85,13 +89,18 @@ impl Engine {
     /// Thinks on the opponent's time, until `stop` is raised (any input line) or
     /// [`crate::params::PONDER_MAX_MS`] passes. With `reply`, the opponent's expected move,
     /// it first searches our answer to it, as if that move had been played: if it is, the
-    /// result is returned ready ([`Pondered`]). Otherwise, or once that search has nothing
-    /// left to do, it searches the opponent's position to fill the hash table for whatever
-    /// comes. Nothing is played; a failure is ignored.
+    /// result is returned ([`Pondered`]). With `watch` as well (its [`PonderHit`] shared with
+    /// the input reader, and the limits of our next move), the reply's arrival does not stop
+    /// that search: it goes on with the move's own limits, counted from the reply, and ends
+    /// as the move's search (`continued`), so that the move gets the opponent's time and its
+    /// own. Otherwise, or once that search has nothing left to do, it searches the opponent's
+    /// position to fill the hash table for whatever comes. Nothing is played; a failure is
+    /// ignored.
     pub fn ponder(
         &mut self,
         me: Color,
         reply: Option<Pos>,
+        watch: Option<(PonderHit, Limits)>,
         clock: &dyn Clock,
         stop: &AtomicBool,
     ) -> Option<Pondered> {
@@ -107,9 +116,19 @@ impl Engine {
             board.set_side_to_move(me);
             if !board.last_move_won() && crate::movegen::quick_move(&board).is_some() {
                 let key = board.key();
-                let report = self.search_quietly(&mut board, limits, clock, stop);
+                if let Some((hit, _)) = &watch {
+                    hit.arm(reply.0);
+                }
+                let report = self.search_quietly(&mut board, limits, watch.clone(), clock, stop);
+                // Disarmed before anything else runs: a reply from now on stops the ponder.
+                let continued = watch.is_some_and(|(hit, _)| hit.disarm());
                 if let Some(report) = report.filter(|r| r.best.is_some_and(|p| board.is_empty(p))) {
-                    found = Some(Pondered { key, report, spent: clock.now() - started });
+                    let spent = clock.now() - started;
+                    found = Some(Pondered { key, report, spent, continued });
+                }
+                if continued {
+                    // The reply came and nothing stopped the search: the move is due now.
+                    return found;
                 }
             }
         }
@@ -117,7 +136,7 @@ impl Engine {
             let mut board = self.board.clone();
             board.set_side_to_move(me.opp());
             let left = limits.less(clock.now() - started);
-            self.search_quietly(&mut board, left, clock, stop);
+            self.search_quietly(&mut board, left, None, clock, stop);
         }
         found
     }
@@ -128,12 +147,13 @@ impl Engine {
         &mut self,
         board: &mut Board,
         limits: Limits,
+        watch: Option<(PonderHit, Limits)>,
         clock: &dyn Clock,
         stop: &AtomicBool,
     ) -> Option<SearchReport> {
         let searcher = &mut self.searcher;
         let done = catch_unwind(AssertUnwindSafe(|| {
-            searcher.think(board, limits, clock, stop, &mut |_| {})
+            searcher.think_until_hit(board, limits, watch, clock, stop, &mut |_| {})
         }));
         if done.is_err() {
             self.searcher.reset();
@@ -289,7 +309,7 @@ mod tests {
                 told.store(true, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             });
-            let found = engine.ponder(Color::Black, Some(reply), &clock, &stop);
+            let found = engine.ponder(Color::Black, Some(reply), None, &clock, &stop);
             // Read before the scope ends: leaving it waits for the other thread.
             assert!(told.load(Ordering::SeqCst), "it thought until told to stop");
             found
@@ -304,6 +324,48 @@ mod tests {
         let best = found.report.best.unwrap();
         assert!(after.is_empty(best) && best != reply);
         assert!(found.spent > std::time::Duration::ZERO);
+    }
+
+    #[test]
+    fn a_ponder_hit_goes_on_as_the_moves_search_and_ends_by_its_limits() {
+        let mut engine = Engine::new(1);
+        engine.set_book(false);
+        let clock = WallClock::new();
+        let stop = AtomicBool::new(false);
+        let d = engine.think(Color::Black, Limits::depth(5), &clock, &stop, &mut |_| {});
+        engine.play(d.pos.unwrap(), Color::Black);
+        let reply = d.report.unwrap().pv.get(1).copied().expect("a reply in the line");
+        let hit = PonderHit::default();
+        let then = Limits::movetime(400);
+        // The other thread plays the reader's part: the reply comes after 200 ms. Nothing
+        // raises `stop` unless the ponder outlives a generous watchdog.
+        let watchdog = AtomicBool::new(false);
+        let found = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                assert!(hit.take(reply.0), "the ponder armed the reply");
+                for _ in 0..300 {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    if !hit.is_hit() {
+                        return;
+                    }
+                }
+                watchdog.store(true, Ordering::SeqCst);
+                stop.store(true, Ordering::SeqCst);
+            });
+            engine.ponder(Color::Black, Some(reply), Some((hit.clone(), then)), &clock, &stop)
+        });
+        assert!(!watchdog.load(Ordering::SeqCst), "the move's limits ended the search");
+        assert!(!stop.load(Ordering::SeqCst));
+        let found = found.expect("the move's answer");
+        assert!(found.continued, "it went on as the move's search");
+        assert!(found.spent >= std::time::Duration::from_millis(200));
+        let mut after = engine.board().clone();
+        after.put(reply, Color::White);
+        after.set_side_to_move(Color::Black);
+        assert_eq!(found.key, after.key());
+        assert!(after.is_empty(found.report.best.unwrap()));
+        assert!(!hit.take(reply.0), "disarmed after the search");
     }
 
     #[test]

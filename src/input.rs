@@ -7,6 +7,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::ponder::PonderHit;
+
 /// Longest input line kept; the rest of a longer line is dropped and the line rejected.
 pub const MAX_LINE: usize = 4096;
 
@@ -121,6 +123,9 @@ pub struct Signals {
     pub pondering: Arc<AtomicBool>,
     /// Raised at the end of input: no line will come, so no search may wait for one.
     pub ended: Arc<AtomicBool>,
+    /// The ponder's expected reply: while it is armed, that stone's line does not stop the
+    /// ponder but turns it into the move's search (see [`crate::engine::Engine::ponder`]).
+    pub hit: PonderHit,
 }
 
 impl Signals {
@@ -131,6 +136,7 @@ impl Signals {
             aborts: Arc::new(AtomicU64::new(0)),
             pondering: Arc::new(AtomicBool::new(false)),
             ended: Arc::new(AtomicBool::new(false)),
+            hit: PonderHit::default(),
         }
     }
 }
@@ -143,18 +149,21 @@ impl Default for Signals {
 
 /// Starts a thread that reads `input` line by line, one line per permit, turning each into
 /// a `T` with `parse`. A line for which `is_abort` holds bumps `aborts` and raises `stop`.
+/// While pondering, a line raises `stop` too, unless `stone_of` gives it the code of the
+/// stone the ponder expects (see [`Signals::hit`]).
 pub fn spawn_reader<T: Send + 'static>(
     input: Box<dyn Read + Send>,
     signals: Signals,
     parse: fn(Line) -> T,
     is_abort: fn(&T) -> bool,
+    stone_of: fn(&T) -> Option<u8>,
 ) -> Reader<T> {
     let (tx, rx) = channel();
     let (permit_tx, permit_rx) = channel::<()>();
     let sent = Arc::new(AtomicU64::new(0));
     let counter = Arc::clone(&sent);
     std::thread::spawn(move || {
-        let Signals { stop, aborts, pondering, ended } = signals;
+        let Signals { stop, aborts, pondering, ended, hit } = signals;
         let mut reader = BufReader::new(input);
         while permit_rx.recv().is_ok() {
             let Some(line) = read_line_capped(&mut reader) else { break };
@@ -165,11 +174,12 @@ pub fn spawn_reader<T: Send + 'static>(
             }
             // Count, send, then look at the pondering flag: the protocol loop sets the flag
             // before it looks at the count, so one of the two always sees the other.
+            let stone = stone_of(&cmd);
             counter.fetch_add(1, Ordering::SeqCst);
             if tx.send((cmd, Instant::now())).is_err() {
                 return;
             }
-            if pondering.load(Ordering::SeqCst) {
+            if pondering.load(Ordering::SeqCst) && !stone.is_some_and(|code| hit.take(code)) {
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -211,7 +221,7 @@ mod tests {
     fn the_reader_reads_one_line_per_permit_and_flags_aborts() {
         let signals = Signals::new();
         let input: Box<dyn Read + Send> = Box::new(&b"a\nEND\nb\n"[..]);
-        let mut r = spawn_reader(input, signals.clone(), |l| l.unwrap(), |s| s == "END");
+        let mut r = spawn_reader(input, signals.clone(), |l| l.unwrap(), |s| s == "END", |_| None);
         assert_eq!(r.next_command().as_deref(), Some("a"));
         assert_eq!(signals.aborts.load(Ordering::SeqCst), 0, "END not read yet");
         assert_eq!(r.next_command().as_deref(), Some("END"));
@@ -220,5 +230,39 @@ mod tests {
         assert_eq!(r.next_command().as_deref(), Some("b"));
         assert_eq!(r.next_command(), None);
         assert!(r.has_unreceived(), "the end of input counts");
+    }
+
+    #[test]
+    fn while_pondering_only_the_expected_stone_lets_the_ponder_go_on() {
+        let signals = Signals::new();
+        let input: Box<dyn Read + Send> = Box::new(&b"5\n6\n5\n"[..]);
+        let stone: fn(&String) -> Option<u8> = |s| s.parse().ok();
+        let mut r = spawn_reader(input, signals.clone(), |l| l.unwrap(), |_| false, stone);
+        // The reader looks at the flags after it sends the line: wait until it has.
+        let settled = |s: &Signals| {
+            for _ in 0..10_000 {
+                if s.hit.is_hit() || s.stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        signals.pondering.store(true, Ordering::SeqCst);
+        signals.hit.arm(5);
+        assert_eq!(r.next_command().as_deref(), Some("5"));
+        settled(&signals);
+        assert!(signals.hit.is_hit(), "the expected stone is a hit");
+        assert!(!signals.stop.load(Ordering::SeqCst), "and the ponder goes on");
+        assert!(signals.hit.disarm());
+        signals.hit.arm(5);
+        assert_eq!(r.next_command().as_deref(), Some("6"));
+        settled(&signals);
+        assert!(signals.stop.load(Ordering::SeqCst), "another stone stops the ponder");
+        assert!(!signals.hit.is_hit());
+        signals.stop.store(false, Ordering::SeqCst);
+        assert!(!signals.hit.disarm());
+        assert_eq!(r.next_command().as_deref(), Some("5"));
+        settled(&signals);
+        assert!(signals.stop.load(Ordering::SeqCst), "disarmed: even that stone stops it");
     }
 }

@@ -27,6 +27,7 @@ pub mod params;
 pub mod pattern;
 pub mod piskvork;
 pub mod play;
+pub mod ponder;
 pub mod proof;
 pub mod protocol;
 pub mod search;

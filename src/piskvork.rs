@@ -91,6 +91,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, mut out: 
         signals.clone(),
         |l: Line| l,
         |l| l.as_ref().is_ok_and(|t| t.trim().eq_ignore_ascii_case("END")),
+        |_| None,
     );
     let mut s = Session {
         engine: Engine::new(settings.hash_mb),

@@ -4,6 +4,7 @@
 
 use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use crate::board::{Color, StartPos};
 use crate::engine::{Decision, Engine, Fault, Pondered};
@@ -201,9 +202,13 @@ struct Game {
 pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W) {
     let signals = Signals::new();
     let (stop, aborts, pondering) = (&signals.stop, &signals.aborts, &signals.pondering);
-    let mut reader = spawn_reader(input, signals.clone(), parse_input, |c| {
-        matches!(c, Command::End(_) | Command::Start(_))
-    });
+    let mut reader = spawn_reader(
+        input,
+        signals.clone(),
+        parse_input,
+        |c| matches!(c, Command::End(_) | Command::Start(_)),
+        stone_code,
+    );
     let mut out = Output::new(output);
     let mut engine = Engine::new(settings.hash_mb);
     engine.set_fault(settings.fault);
@@ -292,17 +297,21 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 let on_move = board.side_to_move() == g.me;
                 let hit = g.pondered.take().filter(|p| on_move && p.key == board.key());
                 let hit_report = hit.as_ref().map(|p| (p.report.clone(), p.spent.as_millis()));
-                // A hit is ready when the ponder searched at least as long as this move may:
-                // a new search would reach no deeper (the table holds what it found).
-                let ready = hit.filter(|p| {
-                    let soft = limits.soft.unwrap_or_default();
-                    matches!(p.report.source, "five" | "vcf" | "vct") || p.spent >= soft
-                });
+                let ready = hit.filter(|p| ponder_ready(p, limits.soft.unwrap_or_default()));
                 let decision = if let Some(p) = ready {
-                    out.debug(&format!(
-                        "ponder hit: answered from {} ms on the opponent's time",
-                        p.spent.as_millis()
-                    ));
+                    if p.continued {
+                        out.debug(&format!(
+                            "ponder hit: searched on from the expected reply, {} ms in all, \
+                             {} ms since the reply",
+                            p.spent.as_millis(),
+                            late.as_millis()
+                        ));
+                    } else {
+                        out.debug(&format!(
+                            "ponder hit: answered from {} ms on the opponent's time",
+                            p.spent.as_millis()
+                        ));
+                    }
                     Decision { pos: p.report.best, report: Some(p.report), note: None }
                 } else {
                     if let Some(p) = &hit_report {
@@ -328,13 +337,47 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     if !reader.has_unreceived() {
                         reader.permit();
                         let reply = decision.report.as_ref().and_then(|r| r.pv.get(1).copied());
-                        g.pondered = engine.ponder(g.me, reply, &clock, stop);
+                        // The limits of our next move if the reply comes: the ponder then
+                        // goes on as that move's search (the judge sends the stone and the
+                        // TURN together, so the move's clock starts with the stone).
+                        let watch = settings.fixed.is_none().then(|| {
+                            let board = engine.board();
+                            let empty = board.size().pow(2) - board.stone_count();
+                            let left = settings.game_ms.saturating_sub(g.used_ms);
+                            let tc = TimeControl::scaled(settings.move_ms, settings.game_ms, left);
+                            let played = board.history().len() + 1;
+                            (
+                                signals.hit.clone(),
+                                Limits::for_move(&tc, empty.saturating_sub(1), played),
+                            )
+                        });
+                        g.pondered = engine.ponder(g.me, reply, watch, &clock, stop);
                     }
                     pondering.store(false, Ordering::SeqCst);
                 }
             }
         }
     }
+}
+
+/// The code of the stone a `PLACE` line puts, as the ponder's expected reply is armed with
+/// (a position's index), for the input reader.
+fn stone_code(c: &Command) -> Option<u8> {
+    match *c {
+        Command::Place(x, y) if (0..16).contains(&x) && (0..16).contains(&y) => {
+            Some(crate::board::Pos::new(x as usize, y as usize).0)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a ponder hit is played at once: when the search went on as the move's own after
+/// the reply came (`continued`), when the ponder proved a win by threats, or
+/// searched at least as long as this move may (`soft`). A new search from the tables the
+/// ponder filled does not go deeper than the ponder went: after a ponder of 1.6 s that
+/// reached depth 11, the move's own 1.6 s reached depth 10 (see the README's "The clock").
+fn ponder_ready(p: &Pondered, soft: Duration) -> bool {
+    p.continued || matches!(p.report.source, "five" | "vcf" | "vct") || p.spent >= soft
 }
 
 fn answer_turn<W: Write>(
@@ -408,5 +451,35 @@ mod tests {
         let text = String::from_utf8(out.out).unwrap();
         assert!(text.len() <= DEBUG_BUDGET + 200, "{} bytes", text.len());
         assert!(text.lines().all(|l| l.starts_with("DEBUG ") && l.len() < 16 * 1024));
+    }
+
+    #[test]
+    fn a_ponder_hit_is_played_at_once_after_a_think_as_long_as_the_move_or_a_proven_win() {
+        let soft = Duration::from_millis(1_200);
+        let pondered = |source: &'static str, spent_ms: u64| Pondered {
+            key: 0,
+            report: crate::search::SearchReport {
+                best: None,
+                score: 0,
+                depth: 12,
+                nodes: 1,
+                time_ms: spent_ms,
+                pv: Vec::new(),
+                source,
+            },
+            spent: Duration::from_millis(spent_ms),
+            continued: false,
+        };
+        // A short ponder: the move's own search goes on from its tables.
+        assert!(!ponder_ready(&pondered("search", 1_199), soft));
+        assert!(!ponder_ready(&pondered("defend", 300), soft));
+        // As long as the move may think, or longer: played at once.
+        assert!(ponder_ready(&pondered("search", 1_200), soft));
+        assert!(ponder_ready(&pondered("defend", 5_000), soft));
+        // A win by threats is played however short the ponder.
+        for won in ["five", "vcf", "vct"] {
+            assert!(ponder_ready(&pondered(won, 10), soft), "{won}");
+        }
+        assert!(!ponder_ready(&pondered("defend", 10), soft));
     }
 }

@@ -13,6 +13,7 @@ use crate::defence::{check_vct, refute_vcf};
 use crate::movegen::generate;
 use crate::params::*;
 use crate::pattern::Combo;
+use crate::ponder::PonderHit;
 use crate::searcher::{Control, Searcher};
 use crate::timeman::{predict_iteration, Clock, Limits, TimeManager};
 
@@ -85,8 +86,26 @@ impl Searcher {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
-        let ctl =
-            Control { tm: TimeManager::new(clock, limits), stop, max_nodes: limits.max_nodes };
+        self.think_until_hit(board, limits, None, clock, stop, on_iteration)
+    }
+
+    /// [`Searcher::think`] for a ponder: once `hit` shows that the expected reply came, the
+    /// move's own limits (the second of the pair) apply from then on, and the search ends as
+    /// the move's search, checked against the opponent's threats like any other.
+    pub fn think_until_hit(
+        &mut self,
+        board: &mut Board,
+        limits: Limits,
+        hit: Option<(PonderHit, Limits)>,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let mut tm = TimeManager::new(clock, limits);
+        if let Some((hit, then)) = hit {
+            tm = tm.until_hit(hit, then);
+        }
+        let ctl = Control { tm, stop, max_nodes: limits.max_nodes };
         self.nodes = 0;
         self.next_poll = 0;
         self.stopped = false;

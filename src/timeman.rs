@@ -2,7 +2,10 @@
 //! a hard limit is polled inside the search, and a fixed reserve of the game's time is never
 //! touched. The clock is a trait so that tests can fake it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::ponder::PonderHit;
 
 /// A source of elapsed time.
 pub trait Clock: Send + Sync {
@@ -190,16 +193,47 @@ pub struct TimeManager<'a> {
     /// Where the search proper must stop: the hard limit less the share kept for the root's
     /// defence check ([`crate::params::DEFENCE_TIME_PERCENT`]).
     search_hard: Option<Duration>,
+    /// A ponder's expected reply and the limits of the move that follows it.
+    hit: Option<(PonderHit, Limits)>,
+    /// When the search first saw the hit, in µs on the clock plus one (0: not yet).
+    hit_at: AtomicU64,
+}
+
+/// The limits in force and the time counted against them.
+struct Frame {
+    elapsed: Duration,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    search_hard: Option<Duration>,
+}
+
+/// The search's part of a hard limit: the rest is the root's defence check's.
+fn search_share(hard: Option<Duration>) -> Option<Duration> {
+    let keep = 100 - crate::params::DEFENCE_TIME_PERCENT.min(100);
+    hard.map(|h| h * keep / 100)
 }
 
 impl<'a> TimeManager<'a> {
     /// Starts timing a search under `limits` from now on `clock`.
     pub fn new(clock: &'a dyn Clock, limits: Limits) -> TimeManager<'a> {
-        let keep = 100 - crate::params::DEFENCE_TIME_PERCENT.min(100);
-        let search_hard = limits.hard.map(|h| h * keep / 100);
-        TimeManager { clock, start: clock.now(), limits, search_hard }
+        let search_hard = search_share(limits.hard);
+        TimeManager {
+            clock,
+            start: clock.now(),
+            limits,
+            search_hard,
+            hit: None,
+            hit_at: AtomicU64::new(0),
+        }
     }
-    /// The limits.
+    /// A ponder's manager: once `hit` shows the expected reply came, `then` apply instead of
+    /// the ponder's limits, counted from the moment the search first looks at the clock
+    /// after it (the search polls every thousand nodes or so, a fraction of a millisecond).
+    pub fn until_hit(mut self, hit: PonderHit, then: Limits) -> TimeManager<'a> {
+        self.hit = Some((hit, then));
+        self
+    }
+    /// The limits: the ponder's, even after a hit (the depth and node bounds are the same).
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
@@ -207,20 +241,46 @@ impl<'a> TimeManager<'a> {
     pub fn elapsed(&self) -> Duration {
         self.clock.now().saturating_sub(self.start)
     }
+    /// The limits in force now, and the time counted against them.
+    fn frame(&self) -> Frame {
+        let now = self.clock.now();
+        if let Some((_, then)) = self.hit.as_ref().filter(|(h, _)| h.is_hit()) {
+            let mut at = self.hit_at.load(Ordering::Relaxed);
+            if at == 0 {
+                at = now.as_micros() as u64 + 1;
+                self.hit_at.store(at, Ordering::Relaxed);
+            }
+            return Frame {
+                elapsed: now.saturating_sub(Duration::from_micros(at - 1)),
+                soft: then.soft,
+                hard: then.hard,
+                search_hard: search_share(then.hard),
+            };
+        }
+        Frame {
+            elapsed: now.saturating_sub(self.start),
+            soft: self.limits.soft,
+            hard: self.limits.hard,
+            search_hard: self.search_hard,
+        }
+    }
     /// Whether the hard limit has passed: nothing may run any more.
     pub fn hard_exceeded(&self) -> bool {
-        self.limits.hard.is_some_and(|h| self.elapsed() >= h)
+        let f = self.frame();
+        f.hard.is_some_and(|h| f.elapsed >= h)
     }
     /// Whether the search proper must stop: the rest of the hard limit belongs to the check
     /// that the chosen move does not lose to the opponent's threats, which a search cut by the
     /// clock would otherwise skip.
     pub fn search_exceeded(&self) -> bool {
-        self.search_hard.is_some_and(|h| self.elapsed() >= h)
+        let f = self.frame();
+        f.search_hard.is_some_and(|h| f.elapsed >= h)
     }
     /// Whether `percent` of the search's part of the hard limit has passed (never without a
     /// hard limit: fixed-depth and fixed-node searches stay repeatable).
     pub fn search_past_percent(&self, percent: u32) -> bool {
-        self.search_hard.is_some_and(|h| self.elapsed() >= h * percent / 100)
+        let f = self.frame();
+        f.search_hard.is_some_and(|h| f.elapsed >= h * percent / 100)
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
@@ -231,13 +291,13 @@ impl<'a> TimeManager<'a> {
     /// first, so even an iteration the hard limit cuts checks it deeper and may find a better
     /// one. Only an iteration that could neither finish nor get that far is not started.
     pub fn may_start_iteration(&self, scale: u64, predicted: Duration) -> bool {
-        let elapsed = self.elapsed();
-        if let Some(soft) = self.limits.soft {
+        let Frame { elapsed, soft, search_hard, .. } = self.frame();
+        if let Some(soft) = soft {
             if elapsed >= soft * scale.min(u32::MAX as u64) as u32 / 100 {
                 return false;
             }
         }
-        match self.search_hard {
+        match search_hard {
             None => true,
             Some(hard) => {
                 elapsed + predicted <= hard
@@ -353,6 +413,39 @@ mod tests {
         clock.advance_ms(reserve);
         assert!(tm.hard_exceeded());
     }
+
+    #[test]
+    fn a_ponder_switches_to_the_moves_limits_when_the_reply_comes() {
+        let clock = FakeClock::default();
+        let hit = PonderHit::default();
+        hit.arm(3);
+        let then = Limits::movetime(1000);
+        let tm = TimeManager::new(&clock, Limits::ponder(60_000)).until_hit(hit.clone(), then);
+        let short = Duration::from_millis(10);
+        clock.advance_ms(10_000);
+        assert!(!tm.search_exceeded() && !tm.hard_exceeded(), "pondering: a minute at most");
+        assert!(!tm.search_past_percent(DEFENCE_EARLY), "the early check waits for the move");
+        assert!(tm.may_start_iteration(100, short), "no soft limit while pondering");
+        assert!(hit.take(3));
+        // The move's limits count from the first look at the clock after the reply.
+        assert!(!tm.hard_exceeded());
+        clock.advance_ms(499);
+        assert!(tm.may_start_iteration(100, short));
+        assert!(tm.search_past_percent(DEFENCE_EARLY), "the early check runs in the move");
+        clock.advance_ms(1);
+        assert!(!tm.may_start_iteration(100, short), "the move's soft limit (500 ms)");
+        let reserve = crate::params::DEFENCE_TIME_PERCENT as u64 * 10;
+        clock.advance_ms(500 - reserve - 1);
+        assert!(!tm.search_exceeded());
+        clock.advance_ms(1);
+        assert!(tm.search_exceeded(), "the move's hard limit less the check's share");
+        assert!(!tm.hard_exceeded());
+        clock.advance_ms(reserve);
+        assert!(tm.hard_exceeded());
+        assert_eq!(tm.elapsed(), Duration::from_millis(11_000), "reports count from the start");
+    }
+
+    const DEFENCE_EARLY: u32 = crate::params::DEFENCE_EARLY_PERCENT;
 
     #[test]
     fn iteration_times_are_predicted_from_their_growth() {
