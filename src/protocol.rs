@@ -371,11 +371,11 @@ fn stone_code(c: &Command) -> Option<u8> {
     }
 }
 
-/// Whether a ponder hit is played at once: when the search went on as the move's own after
-/// the reply came (`continued`), when the ponder proved a win by threats, or
-/// searched at least as long as this move may (`soft`). A new search from the tables the
-/// ponder filled does not go deeper than the ponder went: after a ponder of 1.6 s that
-/// reached depth 11, the move's own 1.6 s reached depth 10 (see the README's "The clock").
+/// Whether a ponder hit is played at once: when its search went on as the move's own after
+/// the reply came (`continued`), or, for a ponder whose search ended before the reply, when it
+/// proved a win by threats or searched at least as long as this move may (`soft`): a new
+/// search from the tables it filled would go no deeper (after a 1.6 s ponder that reached
+/// depth 11, a move's own 1.6 s from its tables reached depth 10).
 fn ponder_ready(p: &Pondered, soft: Duration) -> bool {
     p.continued || matches!(p.report.source, "five" | "vcf" | "vct") || p.spent >= soft
 }
@@ -476,6 +476,9 @@ mod tests {
         // As long as the move may think, or longer: played at once.
         assert!(ponder_ready(&pondered("search", 1_200), soft));
         assert!(ponder_ready(&pondered("defend", 5_000), soft));
+        // A search that went on after the reply is the move's, however short.
+        let continued = Pondered { continued: true, ..pondered("search", 5) };
+        assert!(ponder_ready(&continued, soft));
         // A win by threats is played however short the ponder.
         for won in ["five", "vcf", "vct"] {
             assert!(ponder_ready(&pondered(won, 10), soft), "{won}");
