@@ -122,6 +122,10 @@ pub const TM_PARTIAL_START_PERCENT: u32 = 75;
 /// Share of a move's hard limit (percent) kept for the root's check of the chosen move
 /// against the opponent's threats: the search proper stops before it.
 pub const DEFENCE_TIME_PERCENT: u32 = 10;
+/// The same share after a ponder hit: the search that goes on began its iteration before the
+/// reply came and never reaches the early check (`DEFENCE_EARLY_PERCENT`, at the start of an
+/// iteration), so the final check gets the time the early one would have had.
+pub const DEFENCE_HIT_PERCENT: u32 = 35;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;

@@ -207,16 +207,17 @@ struct Frame {
     search_hard: Option<Duration>,
 }
 
-/// The search's part of a hard limit: the rest is the root's defence check's.
-fn search_share(hard: Option<Duration>) -> Option<Duration> {
-    let keep = 100 - crate::params::DEFENCE_TIME_PERCENT.min(100);
+/// The search's part of a hard limit: the rest, `check_percent`, is the root's defence
+/// check's.
+fn search_share(hard: Option<Duration>, check_percent: u32) -> Option<Duration> {
+    let keep = 100 - check_percent.min(100);
     hard.map(|h| h * keep / 100)
 }
 
 impl<'a> TimeManager<'a> {
     /// Starts timing a search under `limits` from now on `clock`.
     pub fn new(clock: &'a dyn Clock, limits: Limits) -> TimeManager<'a> {
-        let search_hard = search_share(limits.hard);
+        let search_hard = search_share(limits.hard, crate::params::DEFENCE_TIME_PERCENT);
         TimeManager {
             clock,
             start: clock.now(),
@@ -254,7 +255,7 @@ impl<'a> TimeManager<'a> {
                 elapsed: now.saturating_sub(Duration::from_micros(at - 1)),
                 soft: then.soft,
                 hard: then.hard,
-                search_hard: search_share(then.hard),
+                search_hard: search_share(then.hard, crate::params::DEFENCE_HIT_PERCENT),
             };
         }
         Frame {
@@ -434,11 +435,11 @@ mod tests {
         assert!(tm.search_past_percent(DEFENCE_EARLY), "the early check runs in the move");
         clock.advance_ms(1);
         assert!(!tm.may_start_iteration(100, short), "the move's soft limit (500 ms)");
-        let reserve = crate::params::DEFENCE_TIME_PERCENT as u64 * 10;
+        let reserve = crate::params::DEFENCE_HIT_PERCENT as u64 * 10;
         clock.advance_ms(500 - reserve - 1);
         assert!(!tm.search_exceeded());
         clock.advance_ms(1);
-        assert!(tm.search_exceeded(), "the move's hard limit less the check's share");
+        assert!(tm.search_exceeded(), "the move's hard limit less the hit's larger check share");
         assert!(!tm.hard_exceeded());
         clock.advance_ms(reserve);
         assert!(tm.hard_exceeded());
