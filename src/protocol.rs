@@ -277,9 +277,6 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                     || signals.ended.load(Ordering::SeqCst);
                 stop.store(ending, Ordering::SeqCst);
                 let started = clock.now();
-                let board = engine.board();
-                let empty = board.size().pow(2) - board.stone_count();
-                let played = board.history().len();
                 // The judge's clock started when the line came in, not when this loop got
                 // to it (a ponder may have been winding down): from the stone's line when
                 // the TURN came right after one, since the judge sends the two together.
@@ -288,11 +285,9 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 } else {
                     reader.since_last_read()
                 };
-                let limits = settings.fixed.unwrap_or_else(|| {
-                    let left = settings.game_ms.saturating_sub(g.used_ms);
-                    let tc = TimeControl::scaled(settings.move_ms, settings.game_ms, left);
-                    Limits::for_move(&tc, empty, played).less(late)
-                });
+                let limits = settings
+                    .fixed
+                    .unwrap_or_else(|| clock_limits(settings, g, engine.board(), 0).less(late));
                 let board = engine.board();
                 let on_move = board.side_to_move() == g.me;
                 let hit = g.pondered.take().filter(|p| on_move && p.key == board.key());
@@ -341,15 +336,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                         // goes on as that move's search (the judge sends the stone and the
                         // TURN together, so the move's clock starts with the stone).
                         let watch = settings.fixed.is_none().then(|| {
-                            let board = engine.board();
-                            let empty = board.size().pow(2) - board.stone_count();
-                            let left = settings.game_ms.saturating_sub(g.used_ms);
-                            let tc = TimeControl::scaled(settings.move_ms, settings.game_ms, left);
-                            let played = board.history().len() + 1;
-                            (
-                                signals.hit.clone(),
-                                Limits::for_move(&tc, empty.saturating_sub(1), played),
-                            )
+                            (signals.hit.clone(), clock_limits(settings, g, engine.board(), 1))
                         });
                         g.pondered = engine.ponder(g.me, reply, watch, &clock, stop);
                     }
@@ -358,6 +345,21 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
             }
         }
     }
+}
+
+/// The judge clock's limits for our move on `board` after `ahead` more stones (1: after the
+/// opponent's reply a ponder expects), from the game time `g` has left.
+fn clock_limits(
+    settings: &Settings,
+    g: &Game,
+    board: &crate::board::Board,
+    ahead: usize,
+) -> Limits {
+    let empty = (board.size().pow(2) - board.stone_count()).saturating_sub(ahead);
+    let played = board.history().len() + ahead;
+    let left = settings.game_ms.saturating_sub(g.used_ms);
+    let tc = TimeControl::scaled(settings.move_ms, settings.game_ms, left);
+    Limits::for_move(&tc, empty, played)
 }
 
 /// The code of the stone a `PLACE` line puts, as the ponder's expected reply is armed with
