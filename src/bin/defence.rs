@@ -23,6 +23,7 @@ use std::sync::atomic::AtomicBool;
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::movegen::generate;
 use wuzi::params::WIN_BOUND;
+use wuzi::pattern::Combo;
 use wuzi::search::score_text;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
@@ -284,7 +285,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let suite = read_suite(&file.ok_or(USAGE)?)?;
     let mut solver = Solver::new();
-    let (mut avoided, mut repeated, mut unavoidable) = (0, 0, 0);
+    let (mut avoided, mut repeated, mut unavoidable, mut threats) = (0, 0, 0, 0);
     for (i, e) in suite.iter().enumerate() {
         let board = board_after(&e.moves)?;
         if forced(&board) {
@@ -297,6 +298,8 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             continue;
         }
+        let kind = fatal_kind(board.combo(e.fatal, board.side_to_move()));
+        threats += usize::from(kind != QUIET);
         let p = ask_brain(&brain, &e.moves)?;
         if !board.is_empty(p) {
             return Err(format!("entry {}: the brain played {} on a stone", i + 1, pos_text(p)));
@@ -317,7 +320,7 @@ fn run(args: &[String]) -> Result<(), String> {
             _ => {}
         }
         println!(
-            "{:>3}: played {} (fatal {}, win {} plies) {verdict}",
+            "{:>3}: played {} (fatal {}, {kind}, win {} plies) {verdict}",
             i + 1,
             pos_text(p),
             pos_text(e.fatal),
@@ -329,7 +332,25 @@ fn run(args: &[String]) -> Result<(), String> {
          fatal move {repeated} times",
         suite.len() - unavoidable
     );
+    println!(
+        "{threats} of the {} fatal moves make a threat of ours (an open three or a four)",
+        suite.len() - unavoidable
+    );
     Ok(())
+}
+
+const QUIET: &str = "quiet";
+
+/// What the fatal move makes for its side, by the combination at its point: a lone threat
+/// there is often where the opponent's win starts (its block builds).
+fn fatal_kind(combo: Combo) -> &'static str {
+    if combo >= Combo::Four {
+        "a four"
+    } else if combo >= Combo::OpenThree {
+        "an open three"
+    } else {
+        QUIET
+    }
 }
 
 const AVOIDED: &str = "avoided";
@@ -348,6 +369,16 @@ fn verdict(lost: bool, is_fatal: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fatal_move_is_named_by_the_threat_it_makes() {
+        assert_eq!(fatal_kind(Combo::TwoTwo), QUIET);
+        assert_eq!(fatal_kind(Combo::Three), QUIET, "a closed three forces nothing");
+        assert_eq!(fatal_kind(Combo::OpenThree), "an open three");
+        assert_eq!(fatal_kind(Combo::ThreeThree), "an open three");
+        assert_eq!(fatal_kind(Combo::Four), "a four");
+        assert_eq!(fatal_kind(Combo::FourThree), "a four");
+    }
 
     #[test]
     fn verdicts_name_the_fatal_move_and_other_losses() {
