@@ -327,14 +327,13 @@ fn run(args: &[String]) -> Result<(), String> {
             e.line.len()
         );
     }
+    let asked = suite.len() - unavoidable;
     println!(
-        "avoided {avoided} of {} fatal moves ({unavoidable} more are forced replies); the same \
-         fatal move {repeated} times",
-        suite.len() - unavoidable
+        "avoided {avoided} of {asked} fatal moves ({unavoidable} more are forced replies); the \
+         same fatal move {repeated} times"
     );
     println!(
-        "{threats} of the {} fatal moves make a threat of ours (an open three or a four)",
-        suite.len() - unavoidable
+        "{threats} of the {asked} fatal moves make a threat of ours (an open three or a four)"
     );
     Ok(())
 }
