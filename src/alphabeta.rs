@@ -83,18 +83,11 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        // Step 4. At the horizon, a threat quiescence: a win by our fours is found by a small
-        // VCF search, else the static score. An opponent's four is always answered (below:
-        // the block is a single reply, which is extended).
+        // Step 4. At the horizon, the threat quiescence (`crate::quiesce`): the static score,
+        // unless the side's fours do better. An opponent's four is always answered (below: the
+        // block is a single reply, which is extended).
         if depth <= 0 && opp_fives == 0 {
-            if board.combo_count_at_least(me, Combo::FourThree) > 0 {
-                let won = self.solver.solve(board, QS_VCF_DEPTH, QS_VCF_NODES, false, &|| false);
-                self.nodes += self.solver.nodes();
-                if let Some(line) = won {
-                    return WIN - ply_i - line.len() as i32;
-                }
-            }
-            return evaluate(board);
+            return self.quiesce(board, ctl, ply, alpha, beta, QS_FOURS);
         }
         // Step 5. The transposition table.
         let key = board.key();
@@ -149,7 +142,21 @@ impl Searcher {
         {
             return static_eval;
         }
-        // Step 5c. Singular extension (deeper than reverse futility pruning works, so the
+        // Step 5c. Razoring: near the horizon, at a node off the main line whose static score
+        // is far below alpha and where the opponent has no open three, the quiescence (our
+        // fours) decides: a quiet move would rarely make up the gap (Rapfi's razoring).
+        if null_window(alpha, beta)
+            && excluded.is_none()
+            && depth <= RAZOR_MAX_DEPTH
+            && alpha.abs() < WIN_BOUND
+            && static_eval != NO_EVAL
+            && static_eval + RAZOR_MARGIN * depth < alpha
+            && board.combo_count_at_least(opp, Combo::FlexFour) == 0
+            && board.combo_count_at_least(me, Combo::ThreeThree) == 0
+        {
+            return self.quiesce(board, ctl, ply, alpha, beta, QS_FOURS);
+        }
+        // Step 5d. Singular extension (deeper than reverse futility pruning works, so the
         // cheap cut comes first): when the hash move is far better than every other (a search
         // without it, at half the depth, fails low under the hash score less a margin), the
         // node hangs on it and it is searched a ply deeper. When even the others beat beta,
@@ -190,6 +197,12 @@ impl Searcher {
             }
             m.score += self.history[me.idx()][m.pos.idx()] / HISTORY_DIVISOR;
         }
+        // A node off the main line whose static score is far above beta will likely fail
+        // high: its moves that make no four are searched a ply shallower (Rapfi's fail-high
+        // reduction).
+        let likely_fail_high = null_window(alpha, beta)
+            && static_eval != NO_EVAL
+            && static_eval >= beta + FHR_MARGIN * depth;
         // Quiet nodes search only their best few moves.
         let limit =
             if threat == Threat::Quiet { moves.len().min(MAX_QUIET_MOVES) } else { moves.len() };
@@ -234,10 +247,11 @@ impl Searcher {
             // has the bonuses in it), and it must be read before the move is made.
             let reducible = quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES;
             let gap = if reducible { best_policy - move_score(board, p) } else { 0 };
+            let fail_high_cut = i32::from(likely_fail_high && board.combo(p, me) < Combo::Four);
+            let new_depth = depth - 1 - fail_high_cut
+                + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
             board.make(p);
             self.three_exts[ply + 1] = child_three_exts;
-            let new_depth = depth - 1
-                + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
             let mut score;
             if i == 0 {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);

@@ -30,6 +30,7 @@ pub mod play;
 pub mod ponder;
 pub mod proof;
 pub mod protocol;
+pub mod quiesce;
 pub mod search;
 pub mod searcher;
 pub mod threat;

@@ -58,10 +58,20 @@ pub const RFP_MARGIN: i32 = 80;
 /// sequences that a search extending every answer would follow to the end. Three beat two
 /// by SPRT (+20 Elo, 629 games).
 pub const THREE_EXT_MAX: u8 = 3;
-/// Attacking moves of the VCF search at a leaf of the main search.
+/// Attacking moves of the VCF search at a leaf of the main search where the side to move
+/// has a four-three.
 pub const QS_VCF_DEPTH: i32 = 8;
 /// Node budget of that VCF search.
 pub const QS_VCF_NODES: u64 = 40;
+/// Fours the two sides may play in the quiescence search below the horizon.
+pub const QS_FOURS: i32 = 6;
+/// A node off the main line whose static score beats beta by this much a ply of depth searches
+/// its moves that make no four a ply shallower (fail-high reduction).
+pub const FHR_MARGIN: i32 = 15;
+/// Razoring works this close to the horizon (plies)...
+pub const RAZOR_MAX_DEPTH: i32 = 2;
+/// ...where a static score this much per ply below alpha goes to the quiescence at once.
+pub const RAZOR_MARGIN: i32 = 120;
 /// Aspiration window half-width.
 pub const ASPIRATION: i32 = 60;
 /// Most candidate moves searched at a quiet node (the rest are pruned).
