@@ -8,7 +8,7 @@ use crate::eval::evaluate;
 use crate::movegen::{generate, move_score, Threat};
 use crate::params::*;
 use crate::pattern::Combo;
-use crate::searcher::{Control, Searcher, MAX_PLY, NO_EVAL};
+use crate::searcher::{threat_verdict, Control, Searcher, MAX_PLY, NO_EVAL};
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
 
@@ -53,27 +53,10 @@ impl Searcher {
         let opp = me.opp();
         let ply_i = ply as i32;
         // Step 2. Positions decided by threats on the board.
-        if board.combo_count(me, Combo::Five) > 0 {
-            return WIN - ply_i - 1;
+        if let Some(score) = threat_verdict(board, ply_i) {
+            return score;
         }
         let opp_fives = board.combo_count(opp, Combo::Five);
-        if opp_fives >= 2 {
-            return -(WIN - ply_i - 2);
-        }
-        if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
-            return WIN - ply_i - 3;
-        }
-        // A double threat that nothing answers: where the opponent can make no four, our
-        // three-three or four-three wins in five plies (one threat is blocked, the other
-        // becomes an open four), however far below the horizon the search would see it.
-        // (No point where the opponent makes a four means no five point either.)
-        if board.combo_count_at_least(opp, Combo::Four) == 0
-            && board.combo_count(me, Combo::ThreeThree)
-                + board.combo_count_at_least(me, Combo::FourThree)
-                > 0
-        {
-            return WIN - ply_i - 5;
-        }
         if ply >= MAX_PLY - 1 || board.is_full() {
             return 0;
         }

@@ -12,7 +12,7 @@ use crate::board::{Board, Pos};
 use crate::eval::evaluate;
 use crate::params::{QS_FOURS, QS_VCF_DEPTH, QS_VCF_NODES, WIN};
 use crate::pattern::Combo;
-use crate::searcher::{Control, Searcher, MAX_PLY};
+use crate::searcher::{threat_verdict, Control, Searcher, MAX_PLY};
 
 /// Whether `a` is within two points of `b` in a square, or four along one of its lines: the
 /// points where a stone at `b` can help make a four.
@@ -45,34 +45,19 @@ impl Searcher {
         let me = board.side_to_move();
         let opp = me.opp();
         let ply_i = ply as i32;
-        if board.combo_count(me, Combo::Five) > 0 {
-            return WIN - ply_i - 1;
-        }
-        let opp_fives = board.combo_count(opp, Combo::Five);
-        if opp_fives >= 2 {
-            return -(WIN - ply_i - 2);
+        if let Some(score) = threat_verdict(board, ply_i) {
+            return score;
         }
         if ply >= MAX_PLY - 2 || board.is_full() {
             return evaluate(board);
         }
-        if opp_fives == 1 {
+        if board.combo_count(opp, Combo::Five) == 1 {
             // The block is forced: it costs no four of the budget, and stands no pat.
             let block = board.five_points(opp).next().expect("counted five point");
             board.make(block);
             let score = -self.quiesce(board, ctl, ply + 1, -beta, -alpha, fours);
             board.unmake();
             return score;
-        }
-        if board.combo_count(me, Combo::FlexFour) > 0 {
-            return WIN - ply_i - 3;
-        }
-        // A double threat that nothing answers (see the main search's step 2).
-        if board.combo_count_at_least(opp, Combo::Four) == 0
-            && board.combo_count(me, Combo::ThreeThree)
-                + board.combo_count_at_least(me, Combo::FourThree)
-                > 0
-        {
-            return WIN - ply_i - 5;
         }
         // At the horizon, a four-three anywhere: a small VCF solve, which also sees wins whose
         // fours are far apart.

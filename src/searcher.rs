@@ -4,8 +4,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::board::{Pos, NUM_POINTS};
+use crate::board::{Board, Pos, NUM_POINTS};
 use crate::movegen::ScoredMove;
+use crate::params::WIN;
+use crate::pattern::Combo;
 use crate::threat::Solver;
 use crate::timeman::TimeManager;
 use crate::tt::Table;
@@ -89,4 +91,35 @@ impl Searcher {
     pub fn reset(&mut self) {
         *self = Searcher::new(self.hash_mb);
     }
+}
+
+/// The score of a position that the threats on the board decide, from the side to move's
+/// point of view (`WIN - ply - n` for a win in `n` plies), or `None`: a five to make; two
+/// fives of the opponent to stop; an open four (or two fours) where the opponent has no five
+/// to make; and a double threat that nothing answers: where the opponent can make no four,
+/// our three-three or four-three wins in five plies (one threat is blocked, the other
+/// becomes an open four), however far below the horizon a search would see it. (No point
+/// where the opponent makes a four means no five point either.) Shared by the alpha-beta
+/// search and its quiescence.
+pub(crate) fn threat_verdict(board: &Board, ply: i32) -> Option<i32> {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if board.combo_count(me, Combo::Five) > 0 {
+        return Some(WIN - ply - 1);
+    }
+    let opp_fives = board.combo_count(opp, Combo::Five);
+    if opp_fives >= 2 {
+        return Some(-(WIN - ply - 2));
+    }
+    if opp_fives == 0 && board.combo_count(me, Combo::FlexFour) > 0 {
+        return Some(WIN - ply - 3);
+    }
+    if board.combo_count_at_least(opp, Combo::Four) == 0
+        && board.combo_count(me, Combo::ThreeThree)
+            + board.combo_count_at_least(me, Combo::FourThree)
+            > 0
+    {
+        return Some(WIN - ply - 5);
+    }
+    None
 }
