@@ -126,8 +126,9 @@ impl Searcher {
             return static_eval;
         }
         // Step 5c. Razoring: near the horizon, at a node off the main line whose static score
-        // is far below alpha and where the opponent has no open three, the quiescence (our
-        // fours) decides: a quiet move would rarely make up the gap (Rapfi's razoring).
+        // is far below alpha, where the opponent has no open three and the side to move no
+        // four or double threat to make, the quiescence decides: a quiet move would rarely
+        // make up the gap (Rapfi's razoring).
         if null_window(alpha, beta)
             && excluded.is_none()
             && depth <= RAZOR_MAX_DEPTH

@@ -10,6 +10,7 @@
 
 use crate::board::{Board, Pos};
 use crate::eval::evaluate;
+use crate::movegen::ScoredMove;
 use crate::params::{QS_FOURS, QS_VCF_DEPTH, QS_VCF_NODES, WIN};
 use crate::pattern::Combo;
 use crate::searcher::{threat_verdict, Control, Searcher, MAX_PLY};
@@ -74,25 +75,31 @@ impl Searcher {
         }
         // At the horizon every four is tried; below it only the fours around the side's last
         // stone (a chain of fours grows from where the attack is).
-        let last = board.history().iter().rev().find(|u| u.color == me).map(|u| u.pos);
-        let last = last.filter(|_| fours < QS_FOURS);
-        let mut moves: Vec<(i32, Pos)> = board
-            .candidates()
-            .filter(|&p| last.map_or(true, |l| near(p, l)))
-            .filter_map(|p| {
-                let c = board.combo(p, me);
-                (c >= Combo::Four).then(|| ((c as i32) * 10_000 + board.point_value(p, me), p))
-            })
-            .collect();
-        moves.sort_unstable_by(|a, b| b.cmp(a));
+        let last = if fours < QS_FOURS {
+            board.history().iter().rev().find(|u| u.color == me).map(|u| u.pos)
+        } else {
+            None
+        };
+        // The ply's move list is free: the node at this ply generates no moves of its own.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        moves.extend(board.candidates().filter(|&p| last.map_or(true, |l| near(p, l))).filter_map(
+            |pos| {
+                let c = board.combo(pos, me);
+                let score = (c as i32) * 10_000 + board.point_value(pos, me);
+                (c >= Combo::Four).then_some(ScoredMove { pos, score })
+            },
+        ));
+        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(b.pos.cmp(&a.pos)));
         let mut best = stand;
         alpha = alpha.max(stand);
-        for (_, p) in moves {
+        for &ScoredMove { pos: p, .. } in moves.iter() {
             board.make(p);
             let score = -self.quiesce(board, ctl, ply + 1, -beta, -alpha, fours - 1);
             board.unmake();
             if self.stopped {
-                return 0;
+                best = 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -104,6 +111,7 @@ impl Searcher {
                 }
             }
         }
+        self.move_lists[ply] = moves;
         best
     }
 }
