@@ -8,6 +8,8 @@
 //!     arena-out/game-*.txt
 //! # how many a brain avoids (any judge-protocol brain that knows MINE; its own clock)
 //! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12-rapfi.txt
+//! # were the games lost from the start? our search's score before each game's first real move
+//! cargo run --release --bin defence -- first-scores --engine A arena-out/game-*.txt
 //! ```
 //!
 //! A move is *fatal* when our own long search (2 M nodes, fixed, so repeatable) sees a forced
@@ -40,13 +42,16 @@ usage:
   defence extract [--engine A|B] [--out FILE] RECORD...
       fatal moves of the engine's lost games (arena records) as suite lines
   defence run --brain 'COMMAND ARGS' FILE
-      how many fatal moves a judge-protocol brain avoids (a new process a position)";
+      how many fatal moves a judge-protocol brain avoids (a new process a position)
+  defence first-scores [--engine A|B] RECORD...
+      our long search's score before the engine's first unforced move of each game";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("extract") => extract(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("first-scores") => first_scores(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     if let Err(why) = code {
@@ -117,12 +122,22 @@ type Game = (Vec<Pos>, Vec<usize>);
 /// The arena record's moves (opening included) and whether `engine` lost it by five, with
 /// the indices of its own moves.
 fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
+    let (moves, ours, outcome) = read_game(path, engine)?;
+    Ok((outcome == LOST).then_some((moves, ours)))
+}
+
+const LOST: &str = "lost";
+
+/// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
+fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let lost = text.lines().any(|l| {
-        l.starts_with("result:")
-            && l.contains("wins by five")
-            && !l.contains(&format!(" {engine} wins"))
-    });
+    let result = text.lines().find(|l| l.starts_with("result:")).unwrap_or("");
+    let outcome = match () {
+        _ if result.contains(&format!(" {engine} wins")) => "won",
+        _ if result.contains("wins by five") => LOST,
+        _ if result.contains("wins") => "lost by a fault",
+        _ => "drawn",
+    };
     let mut moves = Vec::new();
     let mut ours = Vec::new();
     let mut in_moves = false;
@@ -141,7 +156,43 @@ fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
         }
         moves.push(p);
     }
-    Ok(lost.then_some((moves, ours)))
+    Ok((moves, ours, outcome))
+}
+
+/// Our long search's score (for us) before our first move that is not forced, game by game,
+/// and its median by colour and outcome: whether the games were lost in the opening or later.
+fn first_scores(args: &[String]) -> Result<(), String> {
+    let (engine, files) = match args {
+        [flag, e, files @ ..] if flag == "--engine" => (e.as_str(), files),
+        files => ("A", files),
+    };
+    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<i32>> = Default::default();
+    for f in files {
+        let (moves, ours, outcome) = read_game(f, engine)?;
+        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
+        for &k in &ours {
+            let mut board = board_after(&moves[..k])?;
+            if !forced(&board) {
+                let score = search(&mut board).score;
+                println!("{f}: {colour} {outcome}, move {} scores {}", k + 1, score_text(score));
+                groups.entry((colour, outcome)).or_default().push(score);
+                break;
+            }
+        }
+    }
+    for ((colour, outcome), mut scores) in groups {
+        scores.sort_unstable();
+        let below = |t: i32| scores.iter().filter(|&&s| s < t).count();
+        println!(
+            "{colour} {outcome}: {} games, median {}, below 0 {}, below -100 {}, below -200 {}",
+            scores.len(),
+            score_text(scores[scores.len() / 2]),
+            below(0),
+            below(-100),
+            below(-200)
+        );
+    }
+    Ok(())
 }
 
 fn extract(args: &[String]) -> Result<(), String> {
@@ -394,6 +445,25 @@ mod tests {
             assert_eq!(suite.len(), entries, "{name}");
             check_entries(&suite);
         }
+    }
+
+    #[test]
+    fn a_record_gives_the_engines_moves_and_its_outcome() {
+        let record = "result: 1-0 B wins by five\n[moves]\n#  n colour engine row col ms\n\
+                      1 black opening 4 6 -\n2 white A 3 7 5\n3 black B 6 4 10\n[replay]\n\
+                      PLACE 4 6\n";
+        let path = std::env::temp_dir().join(format!("wuzi-defence-{}.txt", std::process::id()));
+        std::fs::write(&path, record).unwrap();
+        let path = path.to_str().unwrap();
+        let (moves, ours, outcome) = read_game(path, "A").unwrap();
+        assert_eq!(moves, [Pos::new(4, 6), Pos::new(3, 7), Pos::new(6, 4)]);
+        assert_eq!((ours, outcome), (vec![1], LOST));
+        assert_eq!(read_game(path, "B").unwrap().2, "won");
+        assert!(read_record(path, "B").unwrap().is_none(), "only lost games are extracted");
+        std::fs::write(path, record.replace("1-0 B wins by five", "1/2 draw by full-board"))
+            .unwrap();
+        assert_eq!(read_game(path, "A").unwrap().2, "drawn");
+        std::fs::remove_file(path).unwrap();
     }
 
     #[test]
