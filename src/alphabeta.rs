@@ -367,17 +367,8 @@ mod tests {
 
     /// The score of a depth-0 search of `text` (the horizon: no move is searched).
     fn horizon_score(text: &str) -> i32 {
-        use crate::timeman::{FakeClock, Limits, TimeManager};
         let mut b = Board::from_ascii(text).unwrap();
-        let clock = FakeClock::default();
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let ctl = Control {
-            tm: TimeManager::new(&clock, Limits::depth(1)),
-            stop: &stop,
-            max_nodes: 1 << 20,
-        };
-        let mut s = Searcher::new(1);
-        s.search(&mut b, &ctl, 0, 1, -WIN, WIN)
+        crate::searcher::with_test_searcher(|s, ctl| s.search(&mut b, ctl, 0, 1, -WIN, WIN))
     }
 
     #[test]

@@ -120,19 +120,10 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::params::WIN_BOUND;
-    use crate::timeman::{FakeClock, Limits, TimeManager};
-    use std::sync::atomic::AtomicBool;
+    use crate::searcher::with_test_searcher;
 
     fn quiesce_at(b: &mut Board, ply: usize) -> i32 {
-        let clock = FakeClock::default();
-        let stop = AtomicBool::new(false);
-        let ctl = Control {
-            tm: TimeManager::new(&clock, Limits::depth(1)),
-            stop: &stop,
-            max_nodes: 1 << 20,
-        };
-        let mut s = Searcher::new(1);
-        s.quiesce(b, &ctl, ply, -WIN, WIN, QS_FOURS)
+        with_test_searcher(|s, ctl| s.quiesce(b, ctl, ply, -WIN, WIN, QS_FOURS))
     }
 
     fn quiesce_score(text: &str) -> i32 {

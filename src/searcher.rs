@@ -123,3 +123,15 @@ pub(crate) fn threat_verdict(board: &Board, ply: i32) -> Option<i32> {
     }
     None
 }
+
+/// Runs `f` on a fresh searcher (1 MB table) with limits that never stop it: the setup of the
+/// unit tests that call the search or the quiescence directly.
+#[cfg(test)]
+pub(crate) fn with_test_searcher<R>(f: impl FnOnce(&mut Searcher, &Control) -> R) -> R {
+    use crate::timeman::{FakeClock, Limits};
+    let clock = FakeClock::default();
+    let stop = AtomicBool::new(false);
+    let ctl =
+        Control { tm: TimeManager::new(&clock, Limits::depth(1)), stop: &stop, max_nodes: 1 << 20 };
+    f(&mut Searcher::new(1), &ctl)
+}
