@@ -234,6 +234,11 @@ impl Searcher {
             let fail_high_cut = i32::from(likely_fail_high && board.combo(p, me) < Combo::Four);
             let new_depth = depth - 1 - fail_high_cut
                 + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
+            // The child probes the table first (unless it is a leaf): its slot is fetched
+            // while the move is made.
+            if new_depth > 0 {
+                self.tt.prefetch(board.key_after(p));
+            }
             board.make(p);
             self.three_exts[ply + 1] = child_three_exts;
             let mut score;

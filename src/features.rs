@@ -87,9 +87,10 @@ pub struct FeatureTables {
     /// `class[side][code]`: the line class of a stone of `side` on a point with line code
     /// `code`.
     pub class: [Box<[u8]>; 2],
-    /// `pattern_class[side][code]`: the line's `pattern::Pattern` in bits 0..3 and its class
-    /// in bits 3..7, so that the board's update needs one look-up for both.
-    pub pattern_class: [Box<[u8; NUM_CODES]>; 2],
+    /// `pattern_class[code][side]`: the line's `pattern::Pattern` in bits 0..3 and its class
+    /// in bits 3..7, so that the board's update needs one look-up for both; both sides side
+    /// by side, so that one cache line serves both.
+    pub pattern_class: Box<[[u8; 2]; NUM_CODES]>,
     /// `feature[fquad]`: the feature of four packed classes (4 bits a line).
     pub feature: Box<[u16; NUM_FQUADS]>,
     /// `classes[feature]`: the four classes of a feature, sorted.
@@ -138,11 +139,11 @@ fn build() -> FeatureTables {
         }
     }
     let patterns = &crate::pattern::tables().line;
-    let pattern_class = [0, 1].map(|s: usize| {
-        let v: Vec<u8> =
-            (0..NUM_CODES).map(|code| patterns[s][code] | class[s][code] << 3).collect();
-        fixed(v)
-    });
+    let pattern_class = fixed(
+        (0..NUM_CODES)
+            .map(|code| [0, 1].map(|s| patterns[s][code] | class[s][code] << 3))
+            .collect(),
+    );
     // Number the sorted multisets in lexicographic order.
     let mut classes = Vec::with_capacity(NUM_FEATURES);
     for a in 0..NUM_CLASSES as u8 {
@@ -289,11 +290,29 @@ impl LearnedState {
         }
     }
 
-    /// Empty point `q`'s line `d` has class `class` for side `s` now: updates its classes and
-    /// the sums. Returns whether the class changed (if not, neither did the line's pattern,
-    /// which the class refines).
+    /// Adds `delta`, `[side][role]`, to the sums: the changes that [`LearnedState::set_class`]
+    /// gathered.
     #[inline]
-    pub fn set_class(&mut self, q: usize, d: usize, s: usize, class: u8) -> bool {
+    pub fn add_to_sums(&mut self, delta: [[i32; 2]; 2]) {
+        for (sum, d) in self.sums.iter_mut().zip(delta) {
+            sum[0] += d[0];
+            sum[1] += d[1];
+        }
+    }
+
+    /// Empty point `q`'s line `d` has class `class` for side `s` now: updates its classes and
+    /// adds the change of side `s`'s sums, `[role]`, to `delta` (for
+    /// [`LearnedState::add_to_sums`]). Returns whether the class changed (if not, neither did
+    /// the line's pattern, which the class refines).
+    #[inline]
+    pub fn set_class(
+        &mut self,
+        q: usize,
+        d: usize,
+        s: usize,
+        class: u8,
+        delta: &mut [i32; 2],
+    ) -> bool {
         let t = self.tables;
         let old = self.fquads[s][q];
         let new = (old & !(15 << (4 * d))) | ((class as u16) << (4 * d));
@@ -303,8 +322,8 @@ impl LearnedState {
         let nf = t.feature[new as usize];
         let o = t.eval[self.features[s][q] as usize];
         let n = t.eval[nf as usize];
-        self.sums[s][0] += n[0] - o[0];
-        self.sums[s][1] += n[1] - o[1];
+        delta[0] += n[0] - o[0];
+        delta[1] += n[1] - o[1];
         self.fquads[s][q] = new;
         self.features[s][q] = nf;
         true
@@ -414,7 +433,7 @@ mod tests {
         assert_eq!(t.top[NUM_FEATURES - 1] as usize, NUM_CLASSES - 1);
         for s in 0..2 {
             for code in 0..NUM_CODES {
-                let both = t.pattern_class[s][code];
+                let both = t.pattern_class[code][s];
                 assert_eq!(both & 7, crate::pattern::tables().line[s][code]);
                 assert_eq!(both >> 3, t.class[s][code]);
             }

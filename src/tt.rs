@@ -64,6 +64,25 @@ impl Table {
         self.slots.iter_mut().for_each(|s| *s = [0, 0]);
     }
 
+    /// Asks the processor to bring `key`'s slot into the cache, so that a probe soon after
+    /// does not wait on memory (the table is far larger than the caches: its probes were a
+    /// tenth of the search's time, nearly all of it that wait). A hint only: it changes no
+    /// result, and does nothing off x86-64.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const [u64; 2] = &self.slots[key as usize & self.mask];
+            // SAFETY: a prefetch never faults and reads nothing the program sees; the address
+            // is that of a live slot, and SSE (which has the instruction) is part of every
+            // x86-64 processor.
+            unsafe { _mm_prefetch(slot as *const i8, _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
