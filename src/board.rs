@@ -44,7 +44,7 @@ pub struct Undo {
 /// What a move changes on the points of its four lines (by line and slot, as the board's
 /// neighbour table) and in the counts and sums: saved by the move so that unmaking puts it
 /// back instead of recomputing it, since the recomputation's table look-ups were two thirds
-/// of the search's time.
+/// of the search's time. (The line codes are not saved: unmaking takes the stone's bits out.)
 #[derive(Clone, Default)]
 struct Saved {
     quads: [[[u16; 2]; 8]; 4],
@@ -68,7 +68,8 @@ pub struct Board {
     key: u64,
     side: Color,
     history: Vec<Undo>,
-    /// One [`Saved`] a move of `history`.
+    /// `saved[k]`: the [`Saved`] record of the `k`-th move of `history`; records past the
+    /// history's length are stale, kept to be overwritten.
     saved: Vec<Saved>,
     neighbours: Box<[[[u8; 8]; 4]; NUM_POINTS]>,
     tables: &'static Tables,
