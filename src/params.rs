@@ -116,9 +116,10 @@ pub const TM_STABLE_SCALE: u64 = 85;
 pub const TM_DROP_EXTRA: u64 = 80;
 /// A score drop larger than this between iterations buys more time.
 pub const TM_DROP_MARGIN: i32 = 40;
-/// Soft-limit scale, in percent, when the score says the game is decided either way.
+/// Soft-limit scale, in percent, when the score says the game is won (a lost one keeps the
+/// full time: see `timeman::soft_scale`).
 pub const TM_DECIDED_SCALE: u64 = 40;
-/// A score beyond this (but not a proven win or loss) counts as decided for the clock.
+/// A score above this (a proven win included) counts as won for the clock.
 pub const TM_DECIDED_SCORE: i32 = 3_000;
 /// The next iteration is predicted to take the last one's time times the ratio of the last
 /// two, clamped to these bounds (in percent).

@@ -15,7 +15,7 @@ use crate::params::*;
 use crate::pattern::Combo;
 use crate::ponder::PonderHit;
 use crate::searcher::{Control, Searcher};
-use crate::timeman::{predict_iteration, Clock, Limits, TimeManager};
+use crate::timeman::{predict_iteration, soft_scale, Clock, Limits, TimeManager};
 
 /// What a finished (or interrupted) search found.
 #[derive(Clone, Debug, Default)]
@@ -237,14 +237,7 @@ impl Searcher {
         // The root moves searched: all but those the early check showed to lose.
         let mut active = root.len();
         for depth in 1..=ctl.tm.limits().max_depth {
-            let scale =
-                if best.score.abs() > TM_DECIDED_SCORE {
-                    TM_DECIDED_SCALE
-                } else if stable >= 3 {
-                    TM_STABLE_SCALE
-                } else {
-                    100
-                } + if best.score < prev_score - TM_DROP_MARGIN { TM_DROP_EXTRA } else { 0 };
+            let scale = soft_scale(best.score, prev_score, stable);
             // Step 5a. Once the move's time is well under way, the best move is checked
             // against the opponent's wins by threats (the check of step 6, early): when it
             // and the next best lose, the rest of the time goes to finding a move that holds,

@@ -285,7 +285,7 @@ impl<'a> TimeManager<'a> {
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
-    /// or the game decided, above when the score dropped. Within the soft limit, an iteration
+    /// or the game won ([`soft_scale`]), above when the score dropped. Within the soft limit, an iteration
     /// starts when the last iterations' times say it can finish before the search's part of
     /// the hard limit, and also, whatever the prediction, in the first part of it
     /// ([`crate::params::TM_PARTIAL_START_PERCENT`]): the previous best move is searched
@@ -306,6 +306,24 @@ impl<'a> TimeManager<'a> {
             }
         }
     }
+}
+
+/// The soft limit's scale in percent (for [`TimeManager::may_start_iteration`]) after an
+/// iteration that scored `score`, when the one before scored `prev` and the best move has
+/// stayed the same for `stable` iterations: less time when the game is won or the best move
+/// stable, more when the score dropped. A lost score keeps the full time: it comes from a
+/// tree whose defences were pruned (a few quiet moves a node, late ones cut), so it proves
+/// nothing, and the time goes to finding a defence or else the longest resistance.
+pub fn soft_scale(score: i32, prev: i32, stable: u32) -> u64 {
+    use crate::params::*;
+    let base = if score > TM_DECIDED_SCORE {
+        TM_DECIDED_SCALE
+    } else if stable >= 3 {
+        TM_STABLE_SCALE
+    } else {
+        100
+    };
+    base + if score < prev - TM_DROP_MARGIN { TM_DROP_EXTRA } else { 0 }
 }
 
 /// The expected time of the next iteration: the last one's time `last` times the growth from
@@ -378,6 +396,19 @@ mod tests {
         let late = expected_moves_left(50);
         assert!((18..=19).contains(&late), "{late}");
         assert_eq!(expected_moves_left(1000), crate::params::MIN_MOVES_LEFT);
+    }
+
+    #[test]
+    fn only_a_won_game_saves_time() {
+        use crate::params::{TM_DECIDED_SCALE, TM_DECIDED_SCORE, TM_DROP_EXTRA, TM_STABLE_SCALE};
+        let win = crate::params::WIN;
+        assert_eq!(soft_scale(TM_DECIDED_SCORE + 1, TM_DECIDED_SCORE + 1, 0), TM_DECIDED_SCALE);
+        assert_eq!(soft_scale(win - 9, win - 9, 5), TM_DECIDED_SCALE, "a win found");
+        assert_eq!(soft_scale(-TM_DECIDED_SCORE - 1, -TM_DECIDED_SCORE - 1, 0), 100, "lost");
+        assert_eq!(soft_scale(-win + 22, -win + 22, 5), TM_STABLE_SCALE, "a loss found, stable");
+        assert_eq!(soft_scale(-win + 22, 10, 0), 100 + TM_DROP_EXTRA, "a loss just seen");
+        assert_eq!(soft_scale(0, 0, 3), TM_STABLE_SCALE);
+        assert_eq!(soft_scale(0, 100, 0), 100 + TM_DROP_EXTRA);
     }
 
     #[test]
