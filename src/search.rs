@@ -248,6 +248,7 @@ impl Searcher {
                 && ctl.tm.search_past_percent(DEFENCE_EARLY_PERCENT)
             {
                 early.done = true;
+                ctl.tm.early_check_done();
                 let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
                 // (`search_root` put the iteration's best move first.)
                 let checked = check_vct(&mut self.solver, board, root, &abort);

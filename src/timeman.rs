@@ -2,7 +2,7 @@
 //! a hard limit is polled inside the search, and a fixed reserve of the game's time is never
 //! touched. The clock is a trait so that tests can fake it.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::ponder::PonderHit;
@@ -197,6 +197,8 @@ pub struct TimeManager<'a> {
     hit: Option<(PonderHit, Limits)>,
     /// When the search first saw the hit, in µs on the clock plus one (0: not yet).
     hit_at: AtomicU64,
+    /// Whether the root's early defence check has run ([`TimeManager::early_check_done`]).
+    early_checked: AtomicBool,
 }
 
 /// The limits in force and the time counted against them.
@@ -225,6 +227,7 @@ impl<'a> TimeManager<'a> {
             search_hard,
             hit: None,
             hit_at: AtomicU64::new(0),
+            early_checked: AtomicBool::new(false),
         }
     }
     /// A ponder's manager: once `hit` shows the expected reply came, `then` apply instead of
@@ -233,6 +236,13 @@ impl<'a> TimeManager<'a> {
     pub fn until_hit(mut self, hit: PonderHit, then: Limits) -> TimeManager<'a> {
         self.hit = Some((hit, then));
         self
+    }
+    /// Notes that the root's early defence check has run: after a ponder hit the search
+    /// proper may then go on to the usual share of the hard limit
+    /// ([`crate::params::DEFENCE_TIME_PERCENT`]) instead of stopping early for the final
+    /// check ([`crate::params::DEFENCE_HIT_PERCENT`]).
+    pub fn early_check_done(&self) {
+        self.early_checked.store(true, Ordering::Relaxed);
     }
     /// The limits: the ponder's, even after a hit (the depth and node bounds are the same).
     pub fn limits(&self) -> &Limits {
@@ -251,11 +261,18 @@ impl<'a> TimeManager<'a> {
                 at = now.as_micros() as u64 + 1;
                 self.hit_at.store(at, Ordering::Relaxed);
             }
+            // Until the early check has run in the move, the final check may be the only
+            // one and gets the larger share; after it, the move is like any other.
+            let check_percent = if self.early_checked.load(Ordering::Relaxed) {
+                crate::params::DEFENCE_TIME_PERCENT
+            } else {
+                crate::params::DEFENCE_HIT_PERCENT
+            };
             return Frame {
                 elapsed: now.saturating_sub(Duration::from_micros(at - 1)),
                 soft: then.soft,
                 hard: then.hard,
-                search_hard: search_share(then.hard, crate::params::DEFENCE_HIT_PERCENT),
+                search_hard: search_share(then.hard, check_percent),
             };
         }
         Frame {
@@ -475,6 +492,23 @@ mod tests {
         clock.advance_ms(reserve);
         assert!(tm.hard_exceeded());
         assert_eq!(tm.elapsed(), Duration::from_millis(11_000), "reports count from the start");
+        // After the early check, the move's search keeps the usual share.
+        let tm = TimeManager::new(&clock, Limits::ponder(60_000)).until_hit(hit.clone(), then);
+        hit.arm(5);
+        assert!(hit.take(5));
+        assert!(!tm.search_exceeded());
+        let (usual, larger) = (
+            crate::params::DEFENCE_TIME_PERCENT as u64 * 10,
+            crate::params::DEFENCE_HIT_PERCENT as u64 * 10,
+        );
+        clock.advance_ms(1000 - larger);
+        assert!(tm.search_exceeded(), "before the early check: the hit's share");
+        tm.early_check_done();
+        assert!(!tm.search_exceeded(), "after it: the search goes on");
+        clock.advance_ms(larger - usual - 1);
+        assert!(!tm.search_exceeded());
+        clock.advance_ms(1);
+        assert!(tm.search_exceeded() && !tm.hard_exceeded(), "the usual share");
     }
 
     const DEFENCE_EARLY: u32 = crate::params::DEFENCE_EARLY_PERCENT;
