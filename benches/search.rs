@@ -12,8 +12,9 @@ use std::time::Instant;
 
 use wuzi::bench::{board_after, parse_tactic, search_all, DEFAULT_DEPTH};
 use wuzi::board::StartPos;
+use wuzi::budget::Limits;
 use wuzi::engine::Engine;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 /// Records pseudo-random games on the 12×12 board, then times replaying them: make+unmake
 /// pairs a second (move choice is not timed).

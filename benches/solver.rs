@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
+use wuzi::budget::Limits;
 use wuzi::movegen::generate;
 use wuzi::params::{
     DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, VCF_MAX_DEPTH, WIN_BOUND,
@@ -35,7 +36,7 @@ use wuzi::params::{
 use wuzi::pattern::Combo;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 /// One suite line: the moves before our fatal move, the fatal move, and the opponent's
 /// winning line in the game.

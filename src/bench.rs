@@ -5,9 +5,10 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Color, Pos, StartPos};
+use crate::budget::Limits;
 use crate::search::SearchReport;
 use crate::searcher::Searcher;
-use crate::timeman::{Limits, WallClock};
+use crate::timeman::WallClock;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 8;

@@ -188,7 +188,7 @@ fn search_one(moves: &[Pos], ms: u64) -> Option<Searched> {
     let mut searcher = crate::searcher::Searcher::new(32);
     let clock = crate::timeman::WallClock::new();
     let stop = AtomicBool::new(false);
-    let limits = crate::timeman::Limits::movetime(ms);
+    let limits = crate::budget::Limits::movetime(ms);
     let black = board.side_to_move() == Color::Black;
     let r = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
     let best = r.best?;

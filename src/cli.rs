@@ -1,9 +1,9 @@
 //! The command line: which front-end to run and with what settings.
 
 use crate::board::StartPos;
+use crate::budget::Limits;
 use crate::engine::Fault;
 use crate::protocol::Settings;
-use crate::timeman::Limits;
 
 /// Usage text for `--help`.
 pub const USAGE: &str = "\

@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Color, Pos, StartPos};
+use crate::budget::Limits;
 use crate::ponder::PonderHit;
 use crate::search::SearchReport;
 use crate::searcher::Searcher;
-use crate::timeman::{Clock, Limits};
+use crate::timeman::Clock;
 
 /// Faults that tests can inject to prove the safety net works.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]

@@ -13,6 +13,7 @@ pub mod book;
 pub mod book_data;
 pub mod bookfile;
 pub mod bookgen;
+pub mod budget;
 pub mod cli;
 pub mod color;
 pub mod defence;

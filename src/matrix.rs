@@ -14,10 +14,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Color, Pos};
+use crate::budget::{Limits, TimeControl};
 use crate::engine::Engine;
 use crate::input::read_line_capped;
 use crate::protocol::{sanitize, Settings};
-use crate::timeman::{Limits, TimeControl, WallClock};
+use crate::timeman::WallClock;
 
 /// The sibling judge's board size.
 pub const DEFAULT_SIZE: usize = 11;

@@ -97,7 +97,7 @@ pub const FILL_MOVES_DIVISOR: u64 = 4;
 /// The hard limit of a move is at most this many times its planned share (and the cap).
 pub const HARD_SHARE_FACTOR: u64 = 3;
 /// Lengths of recorded games, in our own moves, that the time manager plans from (see
-/// [`crate::timeman::expected_moves_left`]): 99 arena games of 2026-11-22 (self-play at
+/// [`crate::budget::expected_moves_left`]): 99 arena games of 2026-11-22 (self-play at
 /// 200 ms a move and games against Rapfi, from the balanced openings; the 68-69 are
 /// board-filling draws). Regenerate from arena records with
 /// `awk '/^\[moves\]/{m=1;next} /^\[/{m=0} m && $3=="A"{n++} END{print n}' game-*.txt`.

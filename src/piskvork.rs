@@ -10,10 +10,11 @@ use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
 
 use crate::board::{Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::budget::{Limits, TimeControl};
 use crate::engine::Engine;
 use crate::input::{spawn_reader, Line, Signals};
 use crate::protocol::{sanitize, Settings};
-use crate::timeman::{Limits, TimeControl, WallClock};
+use crate::timeman::WallClock;
 
 /// The clock as the manager set it with `INFO`.
 #[derive(Clone, Debug, PartialEq, Eq)]

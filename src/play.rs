@@ -6,9 +6,10 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Color, Pos, StartPos};
+use crate::budget::Limits;
 use crate::engine::Engine;
 use crate::search::score_text;
-use crate::timeman::{Limits, WallClock};
+use crate::timeman::WallClock;
 
 /// How a game by hand is set up.
 #[derive(Clone, Debug, PartialEq, Eq)]

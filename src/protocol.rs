@@ -7,9 +7,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::board::{Color, StartPos};
+use crate::budget::{Limits, TimeControl};
 use crate::engine::{Decision, Engine, Fault, Pondered};
 use crate::input::{spawn_reader, Line, Signals};
-use crate::timeman::{Clock, Limits, TimeControl, WallClock};
+use crate::timeman::{Clock, WallClock};
 
 /// DEBUG bytes allowed per game (the judge keeps 32 KB in all, 16 KB a line).
 pub const DEBUG_BUDGET: usize = 28 * 1024;

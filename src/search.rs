@@ -9,13 +9,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Pos};
+use crate::budget::Limits;
 use crate::defence::{check_vct, refute_vcf};
 use crate::movegen::generate;
 use crate::params::*;
 use crate::pattern::Combo;
 use crate::ponder::PonderHit;
 use crate::searcher::{Control, Searcher};
-use crate::timeman::{predict_iteration, soft_scale, Clock, Limits, TimeManager};
+use crate::timeman::{predict_iteration, soft_scale, Clock, TimeManager};
 
 /// What a finished (or interrupted) search found.
 #[derive(Clone, Debug, Default)]

@@ -128,7 +128,8 @@ pub(crate) fn threat_verdict(board: &Board, ply: i32) -> Option<i32> {
 /// unit tests that call the search or the quiescence directly.
 #[cfg(test)]
 pub(crate) fn with_test_searcher<R>(f: impl FnOnce(&mut Searcher, &Control) -> R) -> R {
-    use crate::timeman::{FakeClock, Limits};
+    use crate::budget::Limits;
+    use crate::timeman::FakeClock;
     let clock = FakeClock::default();
     let stop = AtomicBool::new(false);
     let ctl =

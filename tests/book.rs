@@ -127,8 +127,9 @@ fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
 #[test]
 fn the_engine_plays_book_moves_only_when_asked_and_only_legal_ones() {
     use std::sync::atomic::AtomicBool;
+    use wuzi::budget::Limits;
     use wuzi::engine::Engine;
-    use wuzi::timeman::{Limits, WallClock};
+    use wuzi::timeman::WallClock;
     let clock = WallClock::new();
     let stop = AtomicBool::new(false);
     let start = Board::with_start(12, StartPos::Center4);

@@ -4,12 +4,13 @@
 use std::sync::atomic::AtomicBool;
 
 use wuzi::board::{Board, Color, Pos, StartPos};
+use wuzi::budget::Limits;
 use wuzi::engine::Engine;
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 fn board(text: &str) -> Board {
     Board::from_ascii(text).expect("board")

@@ -6,8 +6,9 @@ use std::sync::atomic::AtomicBool;
 
 use wuzi::bench::{board_after, parse_tactic};
 use wuzi::board::StartPos;
+use wuzi::budget::Limits;
 use wuzi::engine::Engine;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 #[test]
 fn tactics_suite_solve_rate_at_a_fixed_budget() {

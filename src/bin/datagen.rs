@@ -24,10 +24,11 @@ use std::sync::{Arc, Mutex};
 
 use wuzi::bench::parse_moves;
 use wuzi::board::{Board, Color, Pos, StartPos};
+use wuzi::budget::Limits;
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
 use wuzi::searcher::Searcher;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 /// A small deterministic generator (SplitMix64): the crate has no dependencies.
 struct Rng(u64);

@@ -23,13 +23,14 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use wuzi::board::{Board, Pos, StartPos};
+use wuzi::budget::Limits;
 use wuzi::movegen::generate;
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
 use wuzi::search::score_text;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
-use wuzi::timeman::{Limits, WallClock};
+use wuzi::timeman::WallClock;
 
 /// Attacking moves and nodes of the long solve that decides whether a position is lost.
 const PROOF_DEPTH: i32 = 20;
