@@ -170,13 +170,14 @@ impl<'a> TimeManager<'a> {
         f.search_hard.is_some_and(|h| f.elapsed >= h * percent / 100)
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
-    /// `scale` (in percent) stretches the soft limit: below 100 when the best move is stable
-    /// or the game won ([`soft_scale`]), above when the score dropped. Within the soft limit, an iteration
-    /// starts when the last iterations' times say it can finish before the search's part of
-    /// the hard limit, and also, whatever the prediction, in the first part of it
-    /// ([`crate::params::TM_PARTIAL_START_PERCENT`]): the previous best move is searched
-    /// first, so even an iteration the hard limit cuts checks it deeper and may find a better
-    /// one. Only an iteration that could neither finish nor get that far is not started.
+    /// `scale` (in percent, from [`soft_scale`]) stretches the soft limit: below 100 when the
+    /// best move is stable or the game won, above when the score dropped. Within the soft
+    /// limit, an iteration starts when the last iterations' times say it can finish before
+    /// the search's part of the hard limit, and also, whatever the prediction, in the first
+    /// part of it ([`crate::params::TM_PARTIAL_START_PERCENT`]): the previous best move is
+    /// searched first, so even an iteration the hard limit cuts checks it deeper and may find
+    /// a better one. Only an iteration that could neither finish nor get that far is not
+    /// started.
     pub fn may_start_iteration(&self, scale: u64, predicted: Duration) -> bool {
         let Frame { elapsed, soft, search_hard, .. } = self.frame();
         if let Some(soft) = soft {
