@@ -17,9 +17,11 @@
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
 //! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset]
-//! [--handset-eval]`
+//! [--handset-eval] [--keep-eval]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
-//! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy)
+//! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy;
+//! `--keep-eval`: train the policy only, and write this build's evaluation values back
+//! unchanged, with their losses on these games)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
 //! penalty pull towards it; `--command` is the text the weights file's header gives as the
@@ -98,7 +100,7 @@ fn parse_args() -> Result<Options, String> {
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--prior" => o.prior = val()?.parse().map_err(|_| "bad --prior")?,
             "--command" => o.command = val()?,
-            "--handset" | "--handset-eval" => {}
+            "--handset" | "--handset-eval" | "--keep-eval" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -197,7 +199,14 @@ fn main() {
         Model::new()
     };
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.lr };
-    for epoch in 0..=o.epochs {
+    // `--keep-eval`: no evaluation training; the build's own values are measured instead.
+    let keep_eval = std::env::args().any(|a| a == "--keep-eval");
+    let epochs = if keep_eval { 0 } else { o.epochs };
+    if keep_eval {
+        model = Model::with_prior(built_eval());
+        model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+    }
+    for epoch in 0..=epochs {
         let w = model.weights();
         let mut g = vec![0.0; NUM_WEIGHTS];
         let (train, g_bias) = eval_pass(&et, &et.result, &w, model.bias, Some(&mut g));
@@ -215,6 +224,9 @@ fn main() {
                 )
             };
             println!("eval epoch {epoch:4}: train {train:.4} validation {val:.4}{ranking}");
+        }
+        if epoch == epochs && keep_eval {
+            break;
         }
         let grad = model.backprop(&g, g_bias, o.l2, o.l2_lines);
         adam.step(&mut model, &grad);
@@ -282,6 +294,10 @@ fn main() {
     let (eval_w, eval_bias, summary) = if std::env::args().any(|a| a == "--handset-eval") {
         let note = "; written with the hand-set evaluation values (--handset-eval)";
         (handset().0, 0.0, summary + note)
+    } else if keep_eval {
+        let note = "; the evaluation values (and their losses above) are the build's own, kept \
+                    (--keep-eval)";
+        (eval_w, eval_bias, summary + note)
     } else {
         (eval_w, eval_bias, summary)
     };
@@ -289,6 +305,17 @@ fn main() {
         eprintln!("tune: {}: {e}", o.out);
         std::process::exit(1);
     }
+}
+
+/// The evaluation values of the build's own weights file, in the trainer's units (the
+/// cross terms, which only the policy has, zero): what `--keep-eval` writes back.
+fn built_eval() -> Vec<f64> {
+    let mut w = vec![0.0; NUM_WEIGHTS];
+    for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+        w[f] = f64::from(row[0]) / EVAL_SCALE;
+        w[NUM_FEATURES + f] = f64::from(row[1]) / EVAL_SCALE;
+    }
+    w
 }
 
 fn write_weights(
@@ -368,4 +395,28 @@ fn write_weights(
     writeln!(f, "/// Evaluation bonus of the side to move.")?;
     writeln!(f, "pub const TEMPO: i32 = {};", (tempo * EVAL_SCALE).round() as i32)?;
     f.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_evaluation_is_written_back_unchanged() {
+        // `--keep-eval` starts the model at the build's values and writes them with the same
+        // rounding as trained ones: every value must come back exactly.
+        let mut model = Model::with_prior(built_eval());
+        model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+        let w = model.weights();
+        for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+            assert_eq!((w[f] * EVAL_SCALE).round() as i16, row[0], "feature {f}, to move");
+            let not_to_move = (w[NUM_FEATURES + f] * EVAL_SCALE).round() as i16;
+            assert_eq!(not_to_move, row[1], "feature {f}, not to move");
+        }
+        assert_eq!((model.bias * EVAL_SCALE).round() as i32, wuzi::weights::TEMPO);
+        assert!(
+            w[2 * NUM_FEATURES..].iter().all(|&x| x == 0.0),
+            "no cross terms in the evaluation"
+        );
+    }
 }
