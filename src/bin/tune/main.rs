@@ -203,8 +203,7 @@ fn main() {
     let keep_eval = std::env::args().any(|a| a == "--keep-eval");
     let epochs = if keep_eval { 0 } else { o.epochs };
     if keep_eval {
-        model = Model::with_prior(built_eval());
-        model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+        model = kept_model();
     }
     for epoch in 0..=epochs {
         let w = model.weights();
@@ -307,15 +306,17 @@ fn main() {
     }
 }
 
-/// The evaluation values of the build's own weights file, in the trainer's units (the
+/// The evaluation of the build's own weights file as a model, in the trainer's units (the
 /// cross terms, which only the policy has, zero): what `--keep-eval` writes back.
-fn built_eval() -> Vec<f64> {
+fn kept_model() -> Model {
     let mut w = vec![0.0; NUM_WEIGHTS];
     for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
         w[f] = f64::from(row[0]) / EVAL_SCALE;
         w[NUM_FEATURES + f] = f64::from(row[1]) / EVAL_SCALE;
     }
-    w
+    let mut model = Model::with_prior(w);
+    model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+    model
 }
 
 fn write_weights(
@@ -405,8 +406,7 @@ mod tests {
     fn kept_evaluation_is_written_back_unchanged() {
         // `--keep-eval` starts the model at the build's values and writes them with the same
         // rounding as trained ones: every value must come back exactly.
-        let mut model = Model::with_prior(built_eval());
-        model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+        let model = kept_model();
         let w = model.weights();
         for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
             assert_eq!((w[f] * EVAL_SCALE).round() as i16, row[0], "feature {f}, to move");
