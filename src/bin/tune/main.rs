@@ -191,20 +191,19 @@ fn main() {
     let base = -(mean * mean.ln() + (1.0 - mean) * (1.0 - mean).ln());
     println!("eval baseline (constant prediction {mean:.3}): log loss {base:.4}");
     // The evaluation.
+    // `--keep-eval`: no evaluation training; the build's own values are measured instead.
     // `--prior S`: start from S times the hand-set evaluation and pull the residuals back
     // towards it rather than towards zero.
-    let mut model = if o.prior > 0.0 {
+    let keep_eval = std::env::args().any(|a| a == "--keep-eval");
+    let epochs = if keep_eval { 0 } else { o.epochs };
+    let mut model = if keep_eval {
+        kept_model()
+    } else if o.prior > 0.0 {
         Model::with_prior(handset().0.iter().map(|w| w * o.prior).collect())
     } else {
         Model::new()
     };
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.lr };
-    // `--keep-eval`: no evaluation training; the build's own values are measured instead.
-    let keep_eval = std::env::args().any(|a| a == "--keep-eval");
-    let epochs = if keep_eval { 0 } else { o.epochs };
-    if keep_eval {
-        model = kept_model();
-    }
     for epoch in 0..=epochs {
         let w = model.weights();
         let mut g = vec![0.0; NUM_WEIGHTS];
