@@ -124,4 +124,30 @@ mod tests {
         c.clear();
         assert_eq!(c.get(k2), 0);
     }
+
+    /// Slots of either table that hold a correction.
+    fn used(c: &Correction) -> usize {
+        let moves = c.moves.iter().flatten().filter(|&&v| v != 0).count();
+        moves + c.threats.iter().flatten().filter(|&&v| v != 0).count()
+    }
+
+    #[test]
+    fn a_search_teaches_the_correction_and_a_new_game_forgets_it() {
+        use crate::budget::Limits;
+        use crate::searcher::Searcher;
+        use crate::timeman::WallClock;
+        use std::sync::atomic::AtomicBool;
+        let mut b = Board::with_start(12, StartPos::Center4);
+        for (r, c) in [(4, 4), (7, 7)] {
+            b.make(Pos::new(r, c));
+        }
+        let mut s = Searcher::new(1);
+        assert_eq!(used(&s.correction), 0);
+        let stop = AtomicBool::new(false);
+        let r = s.think(&mut b, Limits::depth(6), &WallClock::new(), &stop, &mut |_| {});
+        assert_eq!(r.depth, 6, "a searched position, not one the solvers decide");
+        assert!(used(&s.correction) > 10, "only {} slots", used(&s.correction));
+        s.new_game();
+        assert_eq!(used(&s.correction), 0);
+    }
 }
