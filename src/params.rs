@@ -57,7 +57,7 @@ pub const RFP_MARGIN: i32 = 80;
 /// defence of a long threat sequence is seen deeper without the tree exploding on the
 /// sequences that a search extending every answer would follow to the end. Three beat two
 /// by SPRT (+20 Elo, 629 games).
-pub const THREE_EXT_MAX: u8 = 3;
+pub const THREE_EXT_MAX: u8 = 4;
 /// Attacking moves of the VCF search at a leaf of the main search where the side to move
 /// has a four-three.
 pub const QS_VCF_DEPTH: i32 = 8;
