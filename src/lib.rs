@@ -16,6 +16,7 @@ pub mod bookgen;
 pub mod budget;
 pub mod cli;
 pub mod color;
+pub mod correction;
 pub mod defence;
 pub mod diagram;
 pub mod engine;
