@@ -109,12 +109,12 @@ impl Searcher {
         // pruned on a smaller margin and keep more late moves.
         // The raw score is corrected by what the searches of this game found for positions
         // like it (`crate::correction`).
-        let corr_keys = crate::correction::keys(board);
+        // Nodes without a static score (the opponent has a four) need no keys either.
+        let corr_keys = (opp_fives == 0).then(|| crate::correction::keys(board));
         let raw_eval = if opp_fives == 0 { evaluate(board) } else { NO_EVAL };
-        let static_eval = if raw_eval == NO_EVAL {
-            NO_EVAL
-        } else {
-            (raw_eval + self.correction.get(corr_keys)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        let static_eval = match corr_keys {
+            Some(k) => (raw_eval + self.correction.get(k)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1),
+            None => NO_EVAL,
         };
         self.evals[ply] = static_eval;
         // (`NO_EVAL` is the smallest i32: a node without a score is never improving.)
@@ -313,12 +313,13 @@ impl Searcher {
         self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
         // A result that bounds the score away from the corrected static score on the side
         // the bound holds teaches the correction (a mate score teaches nothing).
-        if raw_eval != NO_EVAL
-            && best.abs() < WIN_BOUND
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
-        {
-            self.correction.update(corr_keys, depth, best - raw_eval);
+        if let Some(k) = corr_keys {
+            if best.abs() < WIN_BOUND
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.correction.update(k, depth, best - raw_eval);
+            }
         }
         best
     }

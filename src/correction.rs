@@ -53,9 +53,13 @@ pub fn keys(board: &Board) -> Keys {
     };
     let counts = |c: Color| {
         let fours = cap2(board.combo_count_at_least(c, Combo::Four));
-        let threes = cap2(board.combo_count(c, Combo::OpenThree))
-            .max(cap2(board.combo_count(c, Combo::ThreeThree)) * 2);
-        fours * 3 + threes.min(2)
+        // A point that makes two open threes counts as several.
+        let threes = if board.combo_count(c, Combo::ThreeThree) > 0 {
+            2
+        } else {
+            cap2(board.combo_count(c, Combo::OpenThree))
+        };
+        fours * 3 + threes
     };
     Keys { side: me.idx(), moves, threats: counts(me) * 9 + counts(opp) }
 }
