@@ -15,6 +15,11 @@
 //!
 //! Usage: `datagen --games N --nodes N --seed S --threads T --openings FILE --out FILE
 //! [--soft-ms MS]`.
+//!
+//! `datagen --relabel FILE --nodes N --threads T --out FILE [--soft-ms MS]` plays no games:
+//! it replays every game of FILE (the format above) and searches each position after the
+//! opening again with this build at the given budget, writing the same games with the new
+//! scores. So one build's positions can carry another build's labels.
 //! Each game starts with fresh tables and its own seeded generator, so the set of lines
 //! depends only on the arguments, not on the threads.
 
@@ -54,6 +59,7 @@ struct Options {
     openings: Option<String>,
     out: String,
     soft_ms: u64,
+    relabel: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -65,6 +71,7 @@ fn parse_args() -> Result<Options, String> {
         openings: None,
         out: "data/games.txt".into(),
         soft_ms: 0,
+        relabel: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -77,6 +84,7 @@ fn parse_args() -> Result<Options, String> {
             "--openings" => o.openings = Some(val()?),
             "--out" => o.out = val()?,
             "--soft-ms" => o.soft_ms = val()?.parse().map_err(|_| "bad --soft-ms")?,
+            "--relabel" => o.relabel = Some(val()?),
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -147,6 +155,81 @@ fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<
     }
 }
 
+/// Searches every position of a recorded game after its opening again; returns the game's
+/// line with the new scores (the moves and the result stay the recorded ones).
+fn relabel(searcher: &mut Searcher, line: &str, limits: Limits) -> Result<String, String> {
+    let (game, _) = line.split_once('|').unwrap_or((line, ""));
+    let words: Vec<&str> = game.split_whitespace().collect();
+    if words.len() < 3 {
+        return Err(format!("bad line '{line}'"));
+    }
+    let opening: usize = words[2].parse().map_err(|_| format!("bad opening in '{line}'"))?;
+    let moves = parse_moves(&words[3..].join(" "))?;
+    let mut board = Board::with_start(12, StartPos::Center4);
+    let stop = AtomicBool::new(false);
+    let clock = WallClock::new();
+    searcher.reset();
+    let mut scores = Vec::new();
+    for (ply, &p) in moves.iter().enumerate() {
+        if ply >= opening {
+            let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
+            scores.push(report.score.to_string());
+        }
+        if !board.is_empty(p) {
+            return Err(format!("illegal move {p} in '{line}'"));
+        }
+        board.make(p);
+    }
+    Ok(format!("{} | {}", game.trim_end(), scores.join(" ")))
+}
+
+/// The `--relabel` mode: every line of `input` searched again, on `threads` threads.
+fn relabel_file(o: &Options, input: &str, out: Arc<Mutex<std::io::BufWriter<std::fs::File>>>) {
+    let text = std::fs::read_to_string(input).unwrap_or_else(|e| {
+        eprintln!("datagen: {input}: {e}");
+        std::process::exit(2);
+    });
+    let lines: Arc<Vec<String>> =
+        Arc::new(text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect());
+    let next = Arc::new(AtomicUsize::new(0));
+    let workers: Vec<_> = (0..o.threads.max(1))
+        .map(|_| {
+            let (out, next, lines) = (out.clone(), next.clone(), lines.clone());
+            let limits = limits_of(o);
+            std::thread::spawn(move || {
+                let mut searcher = Searcher::new(16);
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(line) = lines.get(i) else { break };
+                    match relabel(&mut searcher, line, limits) {
+                        Ok(new) => {
+                            let mut w = out.lock().expect("output lock");
+                            let _ = writeln!(w, "{new}");
+                            let _ = w.flush();
+                        }
+                        Err(e) => eprintln!("datagen: {e}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+}
+
+/// The search's limits: the node budget, and the soft limit when one is given.
+fn limits_of(o: &Options) -> Limits {
+    let mut limits = Limits::nodes(o.nodes);
+    if o.soft_ms > 0 {
+        // The root's threat solvers are bounded by their own node budgets, far above a
+        // small search's, and by a share of the soft limit: a soft limit keeps them
+        // from dominating the time (at the price of exact repeatability).
+        limits.soft = Some(std::time::Duration::from_millis(o.soft_ms));
+    }
+    limits
+}
+
 fn main() {
     let o = match parse_args() {
         Ok(o) => o,
@@ -170,19 +253,17 @@ fn main() {
         std::process::exit(1);
     });
     let out = Arc::new(Mutex::new(std::io::BufWriter::new(file)));
+    if let Some(input) = &o.relabel {
+        relabel_file(&o, input, out);
+        return;
+    }
     let next = Arc::new(AtomicUsize::new(0));
     let book = Arc::new(book);
     let workers: Vec<_> = (0..o.threads.max(1))
         .map(|_| {
             let (out, next, book) = (out.clone(), next.clone(), book.clone());
             let (games, seed) = (o.games, o.seed);
-            let mut limits = Limits::nodes(o.nodes);
-            if o.soft_ms > 0 {
-                // The root's threat solvers are bounded by their own node budgets, far above a
-                // small search's, and by a share of the soft limit: a soft limit keeps them
-                // from dominating the time (at the price of exact repeatability).
-                limits.soft = Some(std::time::Duration::from_millis(o.soft_ms));
-            }
+            let limits = limits_of(&o);
             std::thread::spawn(move || {
                 let mut searcher = Searcher::new(16);
                 loop {
