@@ -1,0 +1,106 @@
+//! End-to-end tests of the self-play data generator: its games, and `--relabel`, which
+//! searches recorded games again (see the README, "Learned evaluation").
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+const DATAGEN: &str = env!("CARGO_BIN_EXE_datagen");
+
+/// A fresh scratch directory for one test (per process, so parallel runs do not collide).
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("datagen-{}", std::process::id()))
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Runs datagen with `args`; returns its standard error, failing the test on a bad exit.
+fn datagen(args: &[&str]) -> String {
+    let out = Command::new(DATAGEN).args(args).output().expect("datagen runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "datagen {args:?} failed: {stderr}");
+    stderr
+}
+
+/// The game part of a line (before the `|`) and its scores.
+fn split(line: &str) -> (&str, Vec<i32>) {
+    let (game, scores) = line.split_once('|').expect("a line has a '|'");
+    let scores = scores.split_whitespace().map(|s| s.parse().expect("a score")).collect();
+    (game.trim(), scores)
+}
+
+#[test]
+fn relabel_with_the_players_budget_gives_back_the_recorded_scores() {
+    let dir = scratch("same");
+    let (games, again) = (dir.join("games.txt"), dir.join("again.txt"));
+    let (games, again) = (games.to_str().unwrap(), again.to_str().unwrap());
+    // Random openings, a fixed node budget and no soft limit: every search is repeatable.
+    datagen(&["--games", "2", "--nodes", "300", "--seed", "5", "--threads", "1", "--out", games]);
+    datagen(&["--relabel", games, "--nodes", "300", "--threads", "1", "--out", again]);
+    let played = fs::read_to_string(games).unwrap();
+    let relabelled = fs::read_to_string(again).unwrap();
+    assert_eq!(played.lines().count(), 2, "two games: {played}");
+    for line in played.lines() {
+        let (game, scores) = split(line);
+        let words: Vec<&str> = game.split_whitespace().collect();
+        let opening: usize = words[2].parse().unwrap();
+        assert_eq!(scores.len(), words.len() - 3 - opening, "a score a searched move: {line}");
+    }
+    // The same build at the same budget searches the same positions in the same order.
+    assert_eq!(relabelled, played);
+}
+
+#[test]
+fn relabel_keeps_the_games_and_writes_new_scores() {
+    let dir = scratch("deeper");
+    let (games, deeper) = (dir.join("games.txt"), dir.join("deeper.txt"));
+    let (games, deeper) = (games.to_str().unwrap(), deeper.to_str().unwrap());
+    datagen(&["--games", "3", "--nodes", "300", "--seed", "8", "--threads", "1", "--out", games]);
+    datagen(&["--relabel", games, "--nodes", "3000", "--threads", "2", "--out", deeper]);
+    let played = fs::read_to_string(games).unwrap();
+    let mut played: Vec<&str> = played.lines().collect();
+    let relabelled = fs::read_to_string(deeper).unwrap();
+    let mut relabelled: Vec<&str> = relabelled.lines().collect();
+    // Two threads write the lines in any order; each keeps its game number first.
+    let number = |l: &&str| l.split_whitespace().next().unwrap().parse::<u32>().unwrap();
+    played.sort_by_key(number);
+    relabelled.sort_by_key(number);
+    assert_eq!(relabelled.len(), played.len());
+    let mut changed = 0;
+    for (old, new) in played.iter().zip(&relabelled) {
+        let ((old_game, old_scores), (new_game, new_scores)) = (split(old), split(new));
+        assert_eq!(new_game, old_game, "the moves and the result stay");
+        assert_eq!(new_scores.len(), old_scores.len(), "a new score for every old one");
+        assert!(new_scores.iter().all(|s| s.abs() <= 30_000), "scores in range: {new}");
+        changed += old_scores.iter().zip(&new_scores).filter(|(a, b)| a != b).count();
+    }
+    assert!(changed > 0, "ten times the nodes changes some score");
+}
+
+#[test]
+fn relabel_reports_a_bad_line_and_goes_on() {
+    let dir = scratch("bad");
+    let (games, input, out) = (dir.join("games.txt"), dir.join("input.txt"), dir.join("out.txt"));
+    let games = games.to_str().unwrap();
+    datagen(&["--games", "1", "--nodes", "300", "--seed", "2", "--threads", "1", "--out", games]);
+    let good = fs::read_to_string(games).unwrap();
+    // A line with a move off the board, one with a stone on a stone, then the good game.
+    let text = format!("7 B 0 3,3 40,40 | 1\n8 W 0 3,3 3,3 | 1 2\n{good}");
+    fs::write(&input, text).unwrap();
+    let stderr = datagen(&[
+        "--relabel",
+        input.to_str().unwrap(),
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stderr.contains("off the board"), "{stderr}");
+    assert!(stderr.contains("illegal move"), "{stderr}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), good, "only the good game, unchanged");
+}
