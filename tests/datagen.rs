@@ -32,16 +32,38 @@ fn split(line: &str) -> (&str, Vec<i32>) {
     (game.trim(), scores)
 }
 
+/// Plays `games` games at 300 nodes a move from random openings (a fixed budget and no soft
+/// limit: every search is repeatable), then relabels them at `nodes` on `threads` threads;
+/// returns both files' text.
+fn play_then_relabel(
+    name: &str,
+    games: &str,
+    seed: &str,
+    nodes: &str,
+    threads: &str,
+) -> (String, String) {
+    let dir = scratch(name);
+    let (played, relabelled) = (dir.join("games.txt"), dir.join("relabelled.txt"));
+    let (played, relabelled) = (played.to_str().unwrap(), relabelled.to_str().unwrap());
+    datagen(&[
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--seed",
+        seed,
+        "--threads",
+        "1",
+        "--out",
+        played,
+    ]);
+    datagen(&["--relabel", played, "--nodes", nodes, "--threads", threads, "--out", relabelled]);
+    (fs::read_to_string(played).unwrap(), fs::read_to_string(relabelled).unwrap())
+}
+
 #[test]
 fn relabel_with_the_players_budget_gives_back_the_recorded_scores() {
-    let dir = scratch("same");
-    let (games, again) = (dir.join("games.txt"), dir.join("again.txt"));
-    let (games, again) = (games.to_str().unwrap(), again.to_str().unwrap());
-    // Random openings, a fixed node budget and no soft limit: every search is repeatable.
-    datagen(&["--games", "2", "--nodes", "300", "--seed", "5", "--threads", "1", "--out", games]);
-    datagen(&["--relabel", games, "--nodes", "300", "--threads", "1", "--out", again]);
-    let played = fs::read_to_string(games).unwrap();
-    let relabelled = fs::read_to_string(again).unwrap();
+    let (played, relabelled) = play_then_relabel("same", "2", "5", "300", "1");
     assert_eq!(played.lines().count(), 2, "two games: {played}");
     for line in played.lines() {
         let (game, scores) = split(line);
@@ -55,14 +77,8 @@ fn relabel_with_the_players_budget_gives_back_the_recorded_scores() {
 
 #[test]
 fn relabel_keeps_the_games_and_writes_new_scores() {
-    let dir = scratch("deeper");
-    let (games, deeper) = (dir.join("games.txt"), dir.join("deeper.txt"));
-    let (games, deeper) = (games.to_str().unwrap(), deeper.to_str().unwrap());
-    datagen(&["--games", "3", "--nodes", "300", "--seed", "8", "--threads", "1", "--out", games]);
-    datagen(&["--relabel", games, "--nodes", "3000", "--threads", "2", "--out", deeper]);
-    let played = fs::read_to_string(games).unwrap();
+    let (played, relabelled) = play_then_relabel("deeper", "3", "8", "3000", "2");
     let mut played: Vec<&str> = played.lines().collect();
-    let relabelled = fs::read_to_string(deeper).unwrap();
     let mut relabelled: Vec<&str> = relabelled.lines().collect();
     // Two threads write the lines in any order; each keeps its game number first.
     let number = |l: &&str| l.split_whitespace().next().unwrap().parse::<u32>().unwrap();

@@ -15,13 +15,13 @@
 //!
 //! Usage: `datagen --games N --nodes N --seed S --threads T --openings FILE --out FILE
 //! [--soft-ms MS]`.
+//! Each game starts with fresh tables and its own seeded generator, so the set of lines
+//! depends only on the arguments, not on the threads.
 //!
 //! `datagen --relabel FILE --nodes N --threads T --out FILE [--soft-ms MS]` plays no games:
 //! it replays every game of FILE (the format above) and searches each position after the
 //! opening again with this build at the given budget, writing the same games with the new
 //! scores. So one build's positions can carry another build's labels.
-//! Each game starts with fresh tables and its own seeded generator, so the set of lines
-//! depends only on the arguments, not on the threads.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -183,31 +183,46 @@ fn relabel(searcher: &mut Searcher, line: &str, limits: Limits) -> Result<String
     Ok(format!("{} | {}", game.trim_end(), scores.join(" ")))
 }
 
-/// The `--relabel` mode: every line of `input` searched again, on `threads` threads.
-fn relabel_file(o: &Options, input: &str, out: Arc<Mutex<std::io::BufWriter<std::fs::File>>>) {
+/// The `--relabel` mode: every line of `input` searched again.
+fn relabel_file(o: &Options, input: &str, out: Output) {
     let text = std::fs::read_to_string(input).unwrap_or_else(|e| {
         eprintln!("datagen: {input}: {e}");
         std::process::exit(2);
     });
-    let lines: Arc<Vec<String>> =
-        Arc::new(text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect());
+    let lines: Vec<String> =
+        text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
+    let limits = limits_of(o);
+    let jobs = lines.len();
+    run_pool(o.threads, jobs, out, move |searcher, i| {
+        relabel(searcher, &lines[i], limits).map_err(|e| eprintln!("datagen: {e}")).ok()
+    });
+}
+
+/// Where the lines go, shared by the threads.
+type Output = Arc<Mutex<std::io::BufWriter<std::fs::File>>>;
+
+/// Runs `job` for every index below `jobs` on `threads` threads, each with its own searcher,
+/// and writes each line it returns as soon as it is done (so lines come in any order).
+fn run_pool<F>(threads: usize, jobs: usize, out: Output, job: F)
+where
+    F: Fn(&mut Searcher, usize) -> Option<String> + Send + Sync + 'static,
+{
+    let job = Arc::new(job);
     let next = Arc::new(AtomicUsize::new(0));
-    let workers: Vec<_> = (0..o.threads.max(1))
+    let workers: Vec<_> = (0..threads.max(1))
         .map(|_| {
-            let (out, next, lines) = (out.clone(), next.clone(), lines.clone());
-            let limits = limits_of(o);
+            let (out, next, job) = (out.clone(), next.clone(), job.clone());
             std::thread::spawn(move || {
                 let mut searcher = Searcher::new(16);
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(line) = lines.get(i) else { break };
-                    match relabel(&mut searcher, line, limits) {
-                        Ok(new) => {
-                            let mut w = out.lock().expect("output lock");
-                            let _ = writeln!(w, "{new}");
-                            let _ = w.flush();
-                        }
-                        Err(e) => eprintln!("datagen: {e}"),
+                    if i >= jobs {
+                        break;
+                    }
+                    if let Some(line) = job(&mut searcher, i) {
+                        let mut w = out.lock().expect("output lock");
+                        let _ = writeln!(w, "{line}");
+                        let _ = w.flush();
                     }
                 }
             })
@@ -257,46 +272,20 @@ fn main() {
         relabel_file(&o, input, out);
         return;
     }
-    let next = Arc::new(AtomicUsize::new(0));
-    let book = Arc::new(book);
-    let workers: Vec<_> = (0..o.threads.max(1))
-        .map(|_| {
-            let (out, next, book) = (out.clone(), next.clone(), book.clone());
-            let (games, seed) = (o.games, o.seed);
-            let limits = limits_of(&o);
-            std::thread::spawn(move || {
-                let mut searcher = Searcher::new(16);
-                loop {
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= games {
-                        break;
-                    }
-                    // Each game has its own generator, so a game does not depend on threads.
-                    let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
-                    // Every opening of the book in turn (both colours come from the game
-                    // itself), the other half random.
-                    let opening = if !book.is_empty() && g % 2 == 0 {
-                        book[(g / 2) % book.len()].clone()
-                    } else {
-                        random_opening(&mut rng)
-                    };
-                    let (result, moves, scores) = play(&mut searcher, &opening, limits);
-                    let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
-                    let scores: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
-                    let mut w = out.lock().expect("output lock");
-                    let _ = writeln!(
-                        w,
-                        "{g} {result} {} {} | {}",
-                        opening.len(),
-                        line.join(" "),
-                        scores.join(" ")
-                    );
-                    let _ = w.flush();
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
+    let (seed, limits) = (o.seed, limits_of(&o));
+    run_pool(o.threads, o.games, out, move |searcher, g| {
+        // Each game has its own generator, so a game does not depend on threads.
+        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
+        // Every opening of the book in turn (both colours come from the game itself), the
+        // other half random.
+        let opening = if !book.is_empty() && g % 2 == 0 {
+            book[(g / 2) % book.len()].clone()
+        } else {
+            random_opening(&mut rng)
+        };
+        let (result, moves, scores) = play(searcher, &opening, limits);
+        let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+        let scores: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
+        Some(format!("{g} {result} {} {} | {}", opening.len(), line.join(" "), scores.join(" ")))
+    });
 }
