@@ -107,15 +107,7 @@ impl Searcher {
         // The static score, and whether it is better than two plies ago (the same side to
         // move): a side whose position improves is less likely to fail low, so its nodes are
         // pruned on a smaller margin and keep more late moves.
-        // The raw score is corrected by what the searches of this game found for positions
-        // like it (`crate::correction`).
-        // Nodes without a static score (the opponent has a four) need no keys either.
-        let corr_keys = (opp_fives == 0).then(|| crate::correction::keys(board));
-        let raw_eval = if opp_fives == 0 { evaluate(board) } else { NO_EVAL };
-        let static_eval = match corr_keys {
-            Some(k) => (raw_eval + self.correction.get(k)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1),
-            None => NO_EVAL,
-        };
+        let static_eval = if opp_fives == 0 { evaluate(board) } else { NO_EVAL };
         self.evals[ply] = static_eval;
         // (`NO_EVAL` is the smallest i32: a node without a score is never improving.)
         let improving =
@@ -311,16 +303,6 @@ impl Searcher {
             Bound::Upper
         };
         self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
-        // A result that bounds the score away from the corrected static score on the side
-        // the bound holds teaches the correction (a mate score teaches nothing).
-        if let Some(k) = corr_keys {
-            if best.abs() < WIN_BOUND
-                && !(bound == Bound::Lower && best <= static_eval)
-                && !(bound == Bound::Upper && best >= static_eval)
-            {
-                self.correction.update(k, depth, best - raw_eval);
-            }
-        }
         best
     }
 }

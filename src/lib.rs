@@ -16,7 +16,6 @@ pub mod bookgen;
 pub mod budget;
 pub mod cli;
 pub mod color;
-pub mod correction;
 pub mod defence;
 pub mod diagram;
 pub mod engine;

@@ -5,7 +5,6 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Pos, NUM_POINTS};
-use crate::correction::Correction;
 use crate::movegen::ScoredMove;
 use crate::params::WIN;
 use crate::pattern::Combo;
@@ -34,8 +33,6 @@ pub struct Searcher {
     pub(crate) solver: Solver,
     pub(crate) killers: Vec<[Option<Pos>; 2]>,
     pub(crate) history: Box<[[i32; NUM_POINTS]; 2]>,
-    /// How far the static score misjudges positions, as the searches of this game found.
-    pub(crate) correction: Correction,
     pub(crate) pv: Vec<Vec<Pos>>,
     pub(crate) move_lists: Vec<Vec<ScoredMove>>,
     /// The move a singular-extension search leaves out at each ply (`None` almost always).
@@ -61,7 +58,6 @@ impl Searcher {
             solver: Solver::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Box::new([[0; NUM_POINTS]; 2]),
-            correction: Correction::default(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(NUM_POINTS)).collect(),
             excluded: vec![None; MAX_PLY + 1],
@@ -79,7 +75,6 @@ impl Searcher {
         self.tt.new_generation();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| h.iter_mut().for_each(|v| *v = 0));
-        self.correction.clear();
     }
 
     /// Before each search: entries of earlier searches (the last move's, a ponder's) become
