@@ -57,7 +57,7 @@ pub const RFP_MARGIN: i32 = 80;
 /// defence of a long threat sequence is seen deeper without the tree exploding on the
 /// sequences that a search extending every answer would follow to the end. Three beat two
 /// by SPRT (+20 Elo, 629 games). Four: +11 and +3 Elo in self-play (undecided), and against
-/// Rapfi at 200 ms 50/100 where three made 47.4% over four runs (see the README's ladder).
+/// Rapfi at 200 ms 97.5/200 over two runs where three made 189.5/400 (the README's ladder).
 pub const THREE_EXT_MAX: u8 = 4;
 /// Attacking moves of the VCF search at a leaf of the main search where the side to move
 /// has a four-three.
