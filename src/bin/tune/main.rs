@@ -17,11 +17,12 @@
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
 //! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset]
-//! [--handset-eval] [--keep-eval]`
+//! [--handset-eval] [--keep-eval] [--keep-policy]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
 //! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy;
 //! `--keep-eval`: train the policy only, and write this build's evaluation values back
-//! unchanged, with their losses on these games)
+//! unchanged, with their losses on these games; `--keep-policy`, its mirror: train the
+//! evaluation only, and write this build's policy values back unchanged)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
 //! penalty pull towards it; `--command` is the text the weights file's header gives as the
@@ -100,7 +101,7 @@ fn parse_args() -> Result<Options, String> {
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--prior" => o.prior = val()?.parse().map_err(|_| "bad --prior")?,
             "--command" => o.command = val()?,
-            "--handset" | "--handset-eval" | "--keep-eval" => {}
+            "--handset" | "--handset-eval" | "--keep-eval" | "--keep-policy" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -243,18 +244,24 @@ fn main() {
         "policy baseline: the hand-set ordering puts the chosen move first in {:.1}% (validation)",
         100.0 * old_top
     );
-    let mut model = Model::new();
+    // `--keep-policy`: no policy training; the build's own values are measured instead.
+    let keep_policy = std::env::args().any(|a| a == "--keep-policy");
+    let policy_epochs = if keep_policy { 0 } else { o.policy_epochs };
+    let mut model = if keep_policy { kept_policy() } else { Model::new() };
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.policy_lr };
-    for epoch in 0..=o.policy_epochs {
+    for epoch in 0..=policy_epochs {
         let w = model.weights();
         let mut g = vec![0.0; NUM_WEIGHTS];
         let (train, _) = policy_pass(&pt, &w, Some(&mut g));
-        if epoch % 50 == 0 || epoch == o.policy_epochs {
+        if epoch % 50 == 0 || epoch == policy_epochs {
             let (val, top) = policy_pass(&pv, &w, None);
             println!(
                 "policy epoch {epoch:4}: train {train:.4} validation {val:.4} top-1 {:.1}%",
                 100.0 * top
             );
+        }
+        if epoch == policy_epochs && keep_policy {
+            break;
         }
         let grad = model.backprop(&g, 0.0, o.policy_l2, o.l2_lines);
         adam.step(&mut model, &grad);
@@ -296,6 +303,10 @@ fn main() {
         let note = "; the evaluation values (and their losses above) are the build's own, kept \
                     (--keep-eval)";
         (eval_w, eval_bias, summary + note)
+    } else if keep_policy {
+        let note = "; the policy values (and their losses above) are the build's own, kept \
+                    (--keep-policy)";
+        (eval_w, eval_bias, summary + note)
     } else {
         (eval_w, eval_bias, summary)
     };
@@ -316,6 +327,20 @@ fn kept_model() -> Model {
     let mut model = Model::with_prior(w);
     model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
     model
+}
+
+/// The policy of the build's own weights file as a model, in the trainer's units (the
+/// mover's own values, the opponent's, then the cross terms): what `--keep-policy` writes back.
+fn kept_policy() -> Model {
+    let mut w = vec![0.0; NUM_WEIGHTS];
+    for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+        w[f] = f64::from(row[2]) / POLICY_SCALE;
+        w[NUM_FEATURES + f] = f64::from(row[3]) / POLICY_SCALE;
+    }
+    for (i, &x) in wuzi::weights::POLICY_CROSS.iter().flatten().enumerate() {
+        w[2 * NUM_FEATURES + i] = f64::from(x) / POLICY_SCALE;
+    }
+    Model::with_prior(w)
 }
 
 fn write_weights(
@@ -417,5 +442,22 @@ mod tests {
             w[2 * NUM_FEATURES..].iter().all(|&x| x == 0.0),
             "no cross terms in the evaluation"
         );
+    }
+
+    #[test]
+    fn kept_policy_is_written_back_unchanged() {
+        // `--keep-policy` starts the policy at the build's values and writes them with the
+        // same rounding as trained ones: every value, cross terms too, must come back exactly.
+        let w = kept_policy().weights();
+        for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+            assert_eq!((w[f] * POLICY_SCALE).round() as i16, row[2], "feature {f}, own");
+            let opp = (w[NUM_FEATURES + f] * POLICY_SCALE).round() as i16;
+            assert_eq!(opp, row[3], "feature {f}, opponent's");
+        }
+        let cross: Vec<i16> = wuzi::weights::POLICY_CROSS.iter().flatten().copied().collect();
+        assert_eq!(cross.len(), w.len() - 2 * NUM_FEATURES);
+        for (i, &x) in cross.iter().enumerate() {
+            assert_eq!((w[2 * NUM_FEATURES + i] * POLICY_SCALE).round() as i16, x, "cross {i}");
+        }
     }
 }
