@@ -10,6 +10,8 @@
 //! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12-rapfi.txt
 //! # were the games lost from the start? our search's score before each game's first real move
 //! cargo run --release --bin defence -- first-scores --engine A arena-out/game-*.txt
+//! # did it leave a win by threats on the board? a long VCT solve at each of its moves
+//! cargo run --release --bin defence -- missed --engine A arena-out/game-*.txt
 //! ```
 //!
 //! A move is *fatal* when our own long search (2 M nodes, fixed, so repeatable) sees a forced
@@ -22,6 +24,9 @@ use std::process::{Command, Stdio};
 
 use std::sync::atomic::AtomicBool;
 
+mod records;
+
+use records::{first_scores, missed, read_record};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::budget::Limits;
 use wuzi::movegen::generate;
@@ -45,7 +50,9 @@ usage:
   defence run --brain 'COMMAND ARGS' FILE
       how many fatal moves a judge-protocol brain avoids (a new process a position)
   defence first-scores [--engine A|B] RECORD...
-      our long search's score before the engine's first unforced move of each game";
+      our long search's score before the engine's first unforced move of each game
+  defence missed [--engine A|B] [--nodes N] RECORD...
+      in the games the engine did not win, its first position with a win by threats";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +60,7 @@ fn main() {
         Some("extract") => extract(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("first-scores") => first_scores(&args[1..]),
+        Some("missed") => missed(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     if let Err(why) = code {
@@ -115,85 +123,6 @@ fn search(board: &mut Board) -> wuzi::search::SearchReport {
 /// The side to move's VCT on `board`, if the long solve finds one.
 fn vct(solver: &mut Solver, board: &mut Board, nodes: u64) -> Option<Vec<Pos>> {
     solver.solve(board, PROOF_DEPTH, nodes, true, &|| false)
-}
-
-/// A game's moves (opening included) and the indices of one engine's moves among them.
-type Game = (Vec<Pos>, Vec<usize>);
-
-/// The arena record's moves (opening included) and whether `engine` lost it by five, with
-/// the indices of its own moves.
-fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
-    let (moves, ours, outcome) = read_game(path, engine)?;
-    Ok((outcome == LOST).then_some((moves, ours)))
-}
-
-const LOST: &str = "lost";
-
-/// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
-fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let result = text.lines().find(|l| l.starts_with("result:")).unwrap_or("");
-    let outcome = match () {
-        _ if result.contains(&format!(" {engine} wins")) => "won",
-        _ if result.contains("wins by five") => LOST,
-        _ if result.contains("wins") => "lost by a fault",
-        _ => "drawn",
-    };
-    let mut moves = Vec::new();
-    let mut ours = Vec::new();
-    let mut in_moves = false;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            in_moves = line == "[moves]";
-            continue;
-        }
-        let w: Vec<&str> = line.split_whitespace().collect();
-        if !in_moves || w.len() < 5 || w[0].starts_with('#') {
-            continue;
-        }
-        let p = parse_pos(&format!("{},{}", w[3], w[4]))?;
-        if w[2] == engine {
-            ours.push(moves.len());
-        }
-        moves.push(p);
-    }
-    Ok((moves, ours, outcome))
-}
-
-/// Our long search's score (for us) before our first move that is not forced, game by game,
-/// and its median by colour and outcome: whether the games were lost in the opening or later.
-fn first_scores(args: &[String]) -> Result<(), String> {
-    let (engine, files) = match args {
-        [flag, e, files @ ..] if flag == "--engine" => (e.as_str(), files),
-        files => ("A", files),
-    };
-    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<i32>> = Default::default();
-    for f in files {
-        let (moves, ours, outcome) = read_game(f, engine)?;
-        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
-        for &k in &ours {
-            let mut board = board_after(&moves[..k])?;
-            if !forced(&board) {
-                let score = search(&mut board).score;
-                println!("{f}: {colour} {outcome}, move {} scores {}", k + 1, score_text(score));
-                groups.entry((colour, outcome)).or_default().push(score);
-                break;
-            }
-        }
-    }
-    for ((colour, outcome), mut scores) in groups {
-        scores.sort_unstable();
-        let below = |t: i32| scores.iter().filter(|&&s| s < t).count();
-        println!(
-            "{colour} {outcome}: {} games, median {}, below 0 {}, below -100 {}, below -200 {}",
-            scores.len(),
-            score_text(scores[scores.len() / 2]),
-            below(0),
-            below(-100),
-            below(-200)
-        );
-    }
-    Ok(())
 }
 
 fn extract(args: &[String]) -> Result<(), String> {
@@ -446,25 +375,6 @@ mod tests {
             assert_eq!(suite.len(), entries, "{name}");
             check_entries(&suite);
         }
-    }
-
-    #[test]
-    fn a_record_gives_the_engines_moves_and_its_outcome() {
-        let record = "result: 1-0 B wins by five\n[moves]\n#  n colour engine row col ms\n\
-                      1 black opening 4 6 -\n2 white A 3 7 5\n3 black B 6 4 10\n[replay]\n\
-                      PLACE 4 6\n";
-        let path = std::env::temp_dir().join(format!("wuzi-defence-{}.txt", std::process::id()));
-        std::fs::write(&path, record).unwrap();
-        let path = path.to_str().unwrap();
-        let (moves, ours, outcome) = read_game(path, "A").unwrap();
-        assert_eq!(moves, [Pos::new(4, 6), Pos::new(3, 7), Pos::new(6, 4)]);
-        assert_eq!((ours, outcome), (vec![1], LOST));
-        assert_eq!(read_game(path, "B").unwrap().2, "won");
-        assert!(read_record(path, "B").unwrap().is_none(), "only lost games are extracted");
-        std::fs::write(path, record.replace("1-0 B wins by five", "1/2 draw by full-board"))
-            .unwrap();
-        assert_eq!(read_game(path, "A").unwrap().2, "drawn");
-        std::fs::remove_file(path).unwrap();
     }
 
     #[test]

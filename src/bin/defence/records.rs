@@ -1,0 +1,189 @@
+//! Arena records read back: the engine's moves and outcome, and two analyses of its games
+//! (`first-scores`: was the game lost from the start; `missed`: did it leave a win by threats
+//! on the board).
+
+use wuzi::board::Pos;
+use wuzi::search::score_text;
+use wuzi::threat::Solver;
+
+use crate::{board_after, forced, parse_pos, pos_text, search, vct, PROOF_NODES};
+
+/// A game's moves (opening included) and the indices of one engine's moves among them.
+pub type Game = (Vec<Pos>, Vec<usize>);
+
+/// The arena record's moves (opening included) and whether `engine` lost it by five, with
+/// the indices of its own moves.
+pub fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
+    let (moves, ours, outcome) = read_game(path, engine)?;
+    Ok((outcome == LOST).then_some((moves, ours)))
+}
+
+pub const LOST: &str = "lost";
+
+/// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
+pub fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let result = text.lines().find(|l| l.starts_with("result:")).unwrap_or("");
+    let outcome = match () {
+        _ if result.contains(&format!(" {engine} wins")) => "won",
+        _ if result.contains("wins by five") => LOST,
+        _ if result.contains("wins") => "lost by a fault",
+        _ => "drawn",
+    };
+    let mut moves = Vec::new();
+    let mut ours = Vec::new();
+    let mut in_moves = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_moves = line == "[moves]";
+            continue;
+        }
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if !in_moves || w.len() < 5 || w[0].starts_with('#') {
+            continue;
+        }
+        let p = parse_pos(&format!("{},{}", w[3], w[4]))?;
+        if w[2] == engine {
+            ours.push(moves.len());
+        }
+        moves.push(p);
+    }
+    Ok((moves, ours, outcome))
+}
+
+/// Our long search's score (for us) before our first move that is not forced, game by game,
+/// and its median by colour and outcome: whether the games were lost in the opening or later.
+pub fn first_scores(args: &[String]) -> Result<(), String> {
+    let (engine, files) = match args {
+        [flag, e, files @ ..] if flag == "--engine" => (e.as_str(), files),
+        files => ("A", files),
+    };
+    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<i32>> = Default::default();
+    for f in files {
+        let (moves, ours, outcome) = read_game(f, engine)?;
+        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
+        for &k in &ours {
+            let mut board = board_after(&moves[..k])?;
+            if !forced(&board) {
+                let score = search(&mut board).score;
+                println!("{f}: {colour} {outcome}, move {} scores {}", k + 1, score_text(score));
+                groups.entry((colour, outcome)).or_default().push(score);
+                break;
+            }
+        }
+    }
+    for ((colour, outcome), mut scores) in groups {
+        scores.sort_unstable();
+        let below = |t: i32| scores.iter().filter(|&&s| s < t).count();
+        println!(
+            "{colour} {outcome}: {} games, median {}, below 0 {}, below -100 {}, below -200 {}",
+            scores.len(),
+            score_text(scores[scores.len() / 2]),
+            below(0),
+            below(-100),
+            below(-200)
+        );
+    }
+    Ok(())
+}
+
+/// The first position of a game where the engine, to move (its own moves at `ours`), had a win
+/// by threats (a VCT of the long solve within `nodes`): the index of that move and the win.
+/// `None` when it never had one, as a game it did not win should show.
+pub fn first_missed_win(
+    solver: &mut Solver,
+    moves: &[Pos],
+    ours: &[usize],
+    nodes: u64,
+) -> Result<Option<(usize, Vec<Pos>)>, String> {
+    for &k in ours {
+        let mut board = board_after(&moves[..k])?;
+        if let Some(line) = vct(solver, &mut board, nodes) {
+            return Ok(Some((k, line)));
+        }
+    }
+    Ok(None)
+}
+
+/// In each game the engine did not win, its first position with a win by threats that it
+/// did not convert (the root's solver has far smaller budgets than the long solve here).
+pub fn missed(args: &[String]) -> Result<(), String> {
+    let mut engine = "A".to_string();
+    let mut nodes = PROOF_NODES;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--engine" => engine = it.next().ok_or("--engine needs A or B")?.clone(),
+            "--nodes" => {
+                let n = it.next().ok_or("--nodes needs a count")?;
+                nodes = n.parse().map_err(|_| format!("--nodes: bad count {n}"))?;
+            }
+            f => files.push(f.to_string()),
+        }
+    }
+    let mut solver = Solver::new();
+    let (mut checked, mut positions, mut found) = (0, 0, 0);
+    for f in &files {
+        let (moves, ours, outcome) = read_game(f, &engine)?;
+        if outcome == "won" {
+            continue;
+        }
+        checked += 1;
+        positions += ours.len();
+        if let Some((k, line)) = first_missed_win(&mut solver, &moves, &ours, nodes)? {
+            found += 1;
+            let win: Vec<String> = line.iter().map(|&p| pos_text(p)).collect();
+            println!(
+                "{f}: {outcome}; at move {} it played {} but had a win by threats: {}",
+                k + 1,
+                pos_text(moves[k]),
+                win.join(" ")
+            );
+        }
+    }
+    println!(
+        "{checked} games not won, {positions} positions with {engine} to move: \
+         {found} with a win by threats missed"
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_gives_the_engines_moves_and_its_outcome() {
+        let record = "result: 1-0 B wins by five\n[moves]\n#  n colour engine row col ms\n\
+                      1 black opening 4 6 -\n2 white A 3 7 5\n3 black B 6 4 10\n[replay]\n\
+                      PLACE 4 6\n";
+        let path = std::env::temp_dir().join(format!("wuzi-defence-{}.txt", std::process::id()));
+        std::fs::write(&path, record).unwrap();
+        let path = path.to_str().unwrap();
+        let (moves, ours, outcome) = read_game(path, "A").unwrap();
+        assert_eq!(moves, [Pos::new(4, 6), Pos::new(3, 7), Pos::new(6, 4)]);
+        assert_eq!((ours, outcome), (vec![1], LOST));
+        assert_eq!(read_game(path, "B").unwrap().2, "won");
+        assert!(read_record(path, "B").unwrap().is_none(), "only lost games are extracted");
+        std::fs::write(path, record.replace("1-0 B wins by five", "1/2 draw by full-board"))
+            .unwrap();
+        assert_eq!(read_game(path, "A").unwrap().2, "drawn");
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_win_left_on_the_board_is_found_where_it_was_missed() {
+        // White (the engine) makes an open three on the diagonal 5,5 6,6 7,7; black answers
+        // far away, and white plays away too instead of making the open four.
+        let moves: Vec<Pos> =
+            [(0, 11), (7, 7), (0, 0), (11, 0), (11, 11)].map(|(r, c)| Pos::new(r, c)).to_vec();
+        let ours = [1, 3];
+        let mut solver = Solver::new();
+        let (k, line) = first_missed_win(&mut solver, &moves, &ours, 100_000).unwrap().unwrap();
+        assert_eq!(k, 3, "with two stones on the diagonal there was no win yet");
+        assert!(line[0] == Pos::new(4, 4) || line[0] == Pos::new(8, 8), "{line:?}");
+        // Before the open three, nothing to miss.
+        assert_eq!(first_missed_win(&mut solver, &moves, &ours[..1], 100_000).unwrap(), None);
+    }
+}
