@@ -18,6 +18,7 @@ pub fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
     Ok((outcome == LOST).then_some((moves, ours)))
 }
 
+/// The outcome of a game the engine lost by five (not by a fault).
 pub const LOST: &str = "lost";
 
 /// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
