@@ -20,13 +20,15 @@ pub fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
 
 /// The outcome of a game the engine lost by five (not by a fault).
 pub const LOST: &str = "lost";
+/// The outcome of a game the engine won (`missed` skips those).
+const WON: &str = "won";
 
 /// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
 pub fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let result = text.lines().find(|l| l.starts_with("result:")).unwrap_or("");
     let outcome = match () {
-        _ if result.contains(&format!(" {engine} wins")) => "won",
+        _ if result.contains(&format!(" {engine} wins")) => WON,
         _ if result.contains("wins by five") => LOST,
         _ if result.contains("wins") => "lost by a fault",
         _ => "drawn",
@@ -127,7 +129,7 @@ pub fn missed(args: &[String]) -> Result<(), String> {
     let (mut checked, mut positions, mut found) = (0, 0, 0);
     for f in &files {
         let (moves, ours, outcome) = read_game(f, &engine)?;
-        if outcome == "won" {
+        if outcome == WON {
             continue;
         }
         checked += 1;
