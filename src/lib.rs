@@ -32,6 +32,7 @@ pub mod ponder;
 pub mod proof;
 pub mod protocol;
 pub mod quiesce;
+pub mod record;
 pub mod search;
 pub mod searcher;
 pub mod threat;

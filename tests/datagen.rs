@@ -120,3 +120,50 @@ fn relabel_reports_a_bad_line_and_goes_on() {
     assert!(stderr.contains("illegal move"), "{stderr}");
     assert_eq!(fs::read_to_string(&out).unwrap(), good, "only the good game, unchanged");
 }
+
+#[test]
+fn arena_records_become_games_that_relabel_reads() {
+    let dir = scratch("records");
+    let record = |result: &str, rows: &str| {
+        format!(
+            "# wuzi arena record\nresult: {result}\n\n[moves]\n#  n colour engine row col ms\n\
+             {rows}\n[replay]\n"
+        )
+    };
+    let won = record(
+        "1-0 A wins by five",
+        "1 black opening 3 3 -\n2 white opening 8 8 -\n3 black A 4 4 90\n4 white B 9 9 50\n\
+         5 black A 2 2 80",
+    );
+    let drawn = record("1/2 draw by full-board", "1 black A 4 7 10\n2 white B 7 4 12");
+    let (a, b, c) = (dir.join("game-1.txt"), dir.join("game-2.txt"), dir.join("game-3.txt"));
+    fs::write(&a, won).unwrap();
+    fs::write(&b, drawn).unwrap();
+    fs::write(&c, record("0-1 B wins by five", "1 black A 12 0 10")).unwrap();
+    let games = dir.join("games.txt");
+    let stderr = datagen(&[
+        "--records",
+        "--plies",
+        "2",
+        "--out",
+        games.to_str().unwrap(),
+        a.to_str().unwrap(),
+        c.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(stderr.contains("game-3.txt") && stderr.contains("bad move row"), "{stderr}");
+    let text = fs::read_to_string(&games).unwrap();
+    // Numbered in the order given (the bad record keeps its number); two moves after the
+    // opening, the result as the record says.
+    assert_eq!(text, "0 B 2 3,3 8,8 4,4 9,9\n2 D 0 4,7 7,4\n");
+    let out = dir.join("relabelled.txt");
+    let (games, out) = (games.to_str().unwrap(), out.to_str().unwrap());
+    datagen(&["--relabel", games, "--nodes", "300", "--threads", "1", "--out", out]);
+    let mut lines: Vec<String> =
+        fs::read_to_string(out).unwrap().lines().map(String::from).collect();
+    lines.sort();
+    let parsed: Vec<(&str, Vec<i32>)> = lines.iter().map(|l| split(l)).collect();
+    assert_eq!(parsed[0].0, "0 B 2 3,3 8,8 4,4 9,9");
+    assert_eq!(parsed[1].0, "2 D 0 4,7 7,4");
+    assert_eq!((parsed[0].1.len(), parsed[1].1.len()), (2, 2), "a score for every move searched");
+}

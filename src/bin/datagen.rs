@@ -22,6 +22,11 @@
 //! it replays every game of FILE (the format above) and searches each position after the
 //! opening again with this build at the given budget, writing the same games with the new
 //! scores. So one build's positions can carry another build's labels.
+//!
+//! `datagen --records [--plies N] --out FILE RECORD...` searches nothing: it writes arena
+//! records (`arena --out DIR`'s `game-*.txt`) as games of the format above, without scores,
+//! numbered in the order given, each cut `N` moves after its opening (all moves without
+//! `--plies`). So games against other engines give positions for `--relabel`.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -32,6 +37,7 @@ use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::budget::Limits;
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
+use wuzi::record::Record;
 use wuzi::searcher::Searcher;
 use wuzi::timeman::WallClock;
 
@@ -60,6 +66,9 @@ struct Options {
     out: String,
     soft_ms: u64,
     relabel: Option<String>,
+    /// `--records`: the arena records to convert (every argument that is not an option).
+    records: Option<Vec<String>>,
+    plies: usize,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -72,6 +81,8 @@ fn parse_args() -> Result<Options, String> {
         out: "data/games.txt".into(),
         soft_ms: 0,
         relabel: None,
+        records: None,
+        plies: usize::MAX,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -85,6 +96,11 @@ fn parse_args() -> Result<Options, String> {
             "--out" => o.out = val()?,
             "--soft-ms" => o.soft_ms = val()?.parse().map_err(|_| "bad --soft-ms")?,
             "--relabel" => o.relabel = Some(val()?),
+            "--records" => o.records = Some(Vec::new()),
+            "--plies" => o.plies = val()?.parse().map_err(|_| "bad --plies")?,
+            _ if !a.starts_with("--") && o.records.is_some() => {
+                o.records.as_mut().expect("checked").push(a)
+            }
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -198,6 +214,21 @@ fn relabel_file(o: &Options, input: &str, out: Output) {
     });
 }
 
+/// A game line (without scores) from an arena record: its result, opening and moves, cut
+/// `plies` moves after the opening.
+fn record_line(number: usize, path: &str, plies: usize) -> Result<String, String> {
+    let record = Record::read(path)?;
+    let result = match record.winner() {
+        Some(Color::Black) => 'B',
+        Some(Color::White) => 'W',
+        None => 'D',
+    };
+    let opening = record.opening_len();
+    let end = record.moves.len().min(opening.saturating_add(plies));
+    let moves: Vec<String> = record.moves[..end].iter().map(|p| p.to_string()).collect();
+    Ok(format!("{number} {result} {opening} {}", moves.join(" ")))
+}
+
 /// Where the lines go, shared by the threads.
 type Output = Arc<Mutex<std::io::BufWriter<std::fs::File>>>;
 
@@ -267,7 +298,20 @@ fn main() {
         eprintln!("datagen: {}: {e}", o.out);
         std::process::exit(1);
     });
-    let out = Arc::new(Mutex::new(std::io::BufWriter::new(file)));
+    let mut out = std::io::BufWriter::new(file);
+    if let Some(records) = &o.records {
+        for (number, path) in records.iter().enumerate() {
+            match record_line(number, path, o.plies) {
+                Ok(line) => {
+                    let _ = writeln!(out, "{line}");
+                }
+                Err(e) => eprintln!("datagen: {e}"),
+            }
+        }
+        let _ = out.flush();
+        return;
+    }
+    let out = Arc::new(Mutex::new(out));
     if let Some(input) = &o.relabel {
         relabel_file(&o, input, out);
         return;

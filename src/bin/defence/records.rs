@@ -3,10 +3,11 @@
 //! on the board).
 
 use wuzi::board::Pos;
+use wuzi::record::Record;
 use wuzi::search::score_text;
 use wuzi::threat::Solver;
 
-use crate::{board_after, forced, parse_pos, pos_text, search, vct, PROOF_NODES};
+use crate::{board_after, forced, pos_text, search, vct, PROOF_NODES};
 
 /// A game's moves (opening included) and the indices of one engine's moves among them.
 pub type Game = (Vec<Pos>, Vec<usize>);
@@ -25,33 +26,16 @@ const WON: &str = "won";
 
 /// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
 pub fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let result = text.lines().find(|l| l.starts_with("result:")).unwrap_or("");
+    let record = Record::read(path)?;
+    let result = &record.result;
     let outcome = match () {
         _ if result.contains(&format!(" {engine} wins")) => WON,
         _ if result.contains("wins by five") => LOST,
         _ if result.contains("wins") => "lost by a fault",
         _ => "drawn",
     };
-    let mut moves = Vec::new();
-    let mut ours = Vec::new();
-    let mut in_moves = false;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            in_moves = line == "[moves]";
-            continue;
-        }
-        let w: Vec<&str> = line.split_whitespace().collect();
-        if !in_moves || w.len() < 5 || w[0].starts_with('#') {
-            continue;
-        }
-        let p = parse_pos(&format!("{},{}", w[3], w[4]))?;
-        if w[2] == engine {
-            ours.push(moves.len());
-        }
-        moves.push(p);
-    }
-    Ok((moves, ours, outcome))
+    let ours = record.moves_of(engine);
+    Ok((record.moves, ours, outcome))
 }
 
 /// Our long search's score (for us) before our first move that is not forced, game by game,
