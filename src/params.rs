@@ -131,6 +131,10 @@ pub const TM_GROWTH_MAX: u64 = 600;
 /// predicted not to finish: a cut iteration has still searched the previous best move deeper.
 pub const TM_PARTIAL_START_PERCENT: u32 = 75;
 
+/// The share of the hard limit (percent) the search proper leaves while the move it would
+/// play is one the early check found safe: the final check has nothing to do then, so only
+/// the answer's own way out is kept (see `timeman::TimeManager::set_verified`).
+pub const DEFENCE_VERIFIED_PERCENT: u32 = 2;
 /// Share of a move's hard limit (percent) kept for the root's check of the chosen move
 /// against the opponent's threats: the search proper stops before it.
 pub const DEFENCE_TIME_PERCENT: u32 = 10;

@@ -269,6 +269,10 @@ impl Searcher {
                     }
                 }
             }
+            // Step 5b. While the move the search would play is the one the early check found
+            // safe, the final check has nothing to do: its share of the clock goes to the
+            // search (`search_root` takes it back when another move leads).
+            ctl.tm.set_verified(early.safe.is_some() && early.safe == best.best);
             let predicted = predict_iteration(iter_times[0], iter_times[1]);
             if depth > 1 && !ctl.tm.may_start_iteration(scale, predicted) {
                 break;
@@ -281,7 +285,14 @@ impl Searcher {
             };
             let mut delta = ASPIRATION;
             let score = loop {
-                let s = self.search_root(board, ctl, &mut root[..active], depth, alpha, beta);
+                let s = self.search_root(
+                    board,
+                    ctl,
+                    &mut root[..active],
+                    depth,
+                    (alpha, beta),
+                    early.safe,
+                );
                 if self.stopped {
                     break s;
                 }
@@ -323,15 +334,17 @@ impl Searcher {
         }
     }
 
-    /// One iteration over the root moves; reorders `root` best first.
+    /// One iteration over the root moves in the window `(alpha, beta)`; reorders `root` best
+    /// first. A new best move other than `safe` (the early check's) tells the clock that the
+    /// final check is needed again.
     fn search_root(
         &mut self,
         board: &mut Board,
         ctl: &Control,
         root: &mut [Pos],
         depth: i32,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
+        safe: Option<Pos>,
     ) -> i32 {
         let mut best = -WIN;
         let mut best_idx = 0;
@@ -353,6 +366,9 @@ impl Searcher {
                 break;
             }
             if score > best {
+                if Some(p) != safe {
+                    ctl.tm.set_verified(false);
+                }
                 best = score;
                 best_idx = i;
                 let child = std::mem::take(&mut self.pv[1]);
