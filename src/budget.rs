@@ -101,8 +101,11 @@ impl Limits {
     /// The soft limit is the game time left divided by the moves this side can still expect
     /// to play ([`expected_moves_left`], from the lengths of recorded games), never below a
     /// floor that lets a board-filling game finish; the hard limit is the per-move cap, or
-    /// less when the game's time runs low. Within those, the search starts an iteration only
-    /// when the last iterations' times say it can finish before the hard limit.
+    /// less when the game's time runs low. While the soft limit is below the hard one, the
+    /// search starts an iteration only when the last iterations' times say it can finish
+    /// before the hard limit; while the cap binds (soft equal to hard), a move's spare time
+    /// is worth nothing later and the search uses all of it
+    /// (`timeman::TimeManager::may_start_iteration`).
     pub fn for_move(tc: &TimeControl, empty_points: usize, stones_played: usize) -> Limits {
         let usable = tc.game_left_ms.saturating_sub(tc.reserve_ms);
         let our_moves = stones_played as u64 / 2;

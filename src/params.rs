@@ -129,6 +129,8 @@ pub const TM_GROWTH_MIN: u64 = 150;
 pub const TM_GROWTH_MAX: u64 = 600;
 /// Before this share of the hard limit (percent), a new iteration starts even when it is
 /// predicted not to finish: a cut iteration has still searched the previous best move deeper.
+/// (Only while the game's time is short: while the per-move cap binds, every iteration starts
+/// that the search's part of the hard limit leaves time for.)
 pub const TM_PARTIAL_START_PERCENT: u32 = 75;
 
 /// The share of the hard limit (percent) the search proper leaves while the move it would
