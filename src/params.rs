@@ -145,6 +145,10 @@ pub const DEFENCE_TIME_PERCENT: u32 = 10;
 /// iteration), so the final check gets the time the early one would have had.
 pub const DEFENCE_HIT_PERCENT: u32 = 35;
 
+/// Most times a move's search, cut by the clock for the final check's share, runs that check
+/// at once and goes on when the check gives the share back (see `crate::search`, step 5c).
+pub const RESUME_MAX: u32 = 2;
+
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;
 
