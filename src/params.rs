@@ -142,7 +142,8 @@ pub const DEFENCE_VERIFIED_PERCENT: u32 = 2;
 pub const DEFENCE_TIME_PERCENT: u32 = 10;
 /// The same share after a ponder hit: the search that goes on began its iteration before the
 /// reply came and never reaches the early check (`DEFENCE_EARLY_PERCENT`, at the start of an
-/// iteration), so the final check gets the time the early one would have had.
+/// iteration), so the final check gets the time the early one would have had. (The check
+/// then runs at the cut, and the search goes on when it holds: `RESUME_MAX`.)
 pub const DEFENCE_HIT_PERCENT: u32 = 35;
 
 /// Most times a move's search, cut by the clock for the final check's share, runs that check
