@@ -142,13 +142,8 @@ pub const DEFENCE_VERIFIED_PERCENT: u32 = 2;
 pub const DEFENCE_TIME_PERCENT: u32 = 10;
 /// The same share after a ponder hit: the search that goes on began its iteration before the
 /// reply came and never reaches the early check (`DEFENCE_EARLY_PERCENT`, at the start of an
-/// iteration), so the final check gets the time the early one would have had. (The check
-/// then runs at the cut, and the search goes on when it holds: `RESUME_MAX`.)
+/// iteration), so the final check gets the time the early one would have had.
 pub const DEFENCE_HIT_PERCENT: u32 = 35;
-
-/// Most times a move's search, cut by the clock for the final check's share, runs that check
-/// at once and goes on when the check gives the share back (see `crate::search`, step 5c).
-pub const RESUME_MAX: u32 = 2;
 
 /// Transposition table size in MB (the judge allows 350 MB in all).
 pub const HASH_MB: usize = 64;

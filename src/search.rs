@@ -237,10 +237,7 @@ impl Searcher {
         let mut iter_times = [Duration::ZERO; 2];
         // The root moves searched: all but those the early check showed to lose.
         let mut active = root.len();
-        // Iterations the clock cut for the check's share and the check let go on.
-        let mut resumed = 0;
-        let mut depth = 1;
-        while depth <= ctl.tm.limits().max_depth {
+        for depth in 1..=ctl.tm.limits().max_depth {
             let scale = soft_scale(best.score, prev_score, stable);
             // Step 5a. Once the move's time is well under way, the best move is checked
             // against the opponent's wins by threats (the check of step 6, early): when it
@@ -250,9 +247,27 @@ impl Searcher {
                 && !early.done
                 && best.score.abs() < WIN_BOUND
                 && ctl.tm.search_past_percent(DEFENCE_EARLY_PERCENT)
-                && self.check_best(board, ctl, root, &mut active, best, early)
             {
-                stable = 0;
+                early.done = true;
+                ctl.tm.early_check_done();
+                let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
+                // (`search_root` put the iteration's best move first.)
+                let checked = check_vct(&mut self.solver, board, root, &abort);
+                self.nodes += checked.nodes;
+                early.safe = checked.safe;
+                // The moves shown to lose go to the back, out of the search, unless nothing
+                // would be left; a move that holds comes first and becomes the best so far.
+                if !checked.losing.is_empty() && checked.losing.len() < active {
+                    let lost = |p: &Pos| checked.losing.contains(p);
+                    root[..active].sort_by_key(|p| (lost(p), Some(*p) != checked.safe));
+                    active -= checked.losing.len();
+                    if best.best.is_some_and(|b| lost(&b)) {
+                        best.best = Some(root[0]);
+                        best.pv = vec![root[0]];
+                        early.rescued = true;
+                        stable = 0;
+                    }
+                }
             }
             // Step 5b. While the move the search would play is the one the early check found
             // safe, the final check has nothing to do: its share of the clock goes to the
@@ -298,29 +313,6 @@ impl Searcher {
                     best.pv = self.pv[0].clone();
                     best.score = score;
                 }
-                // Step 5c. The clock cut the search for the final check's share, which the
-                // check seldom needs (no threats of the opponent: it ends in a millisecond).
-                // It runs now instead; when the best move holds, or another takes its place,
-                // the search's share grows again and the iteration starts over from the hash
-                // table, which holds what the cut one found. A lost score is no exception: it
-                // comes from a pruned tree, and the check may find a move that holds.
-                let interrupted = ctl.stop.load(Ordering::Relaxed) || self.nodes >= ctl.max_nodes;
-                if !interrupted
-                    && resumed < RESUME_MAX
-                    && best.score < WIN_BOUND
-                    && !(early.safe.is_some() && early.safe == best.best)
-                    && !ctl.tm.hard_exceeded()
-                {
-                    resumed += 1;
-                    if self.check_best(board, ctl, root, &mut active, best, early) {
-                        stable = 0;
-                    }
-                    ctl.tm.set_verified(early.safe.is_some() && early.safe == best.best);
-                    if !ctl.tm.search_exceeded() {
-                        self.stopped = false;
-                        continue;
-                    }
-                }
                 break;
             }
             iter_times = [iter_times[1], ctl.tm.elapsed() - iter_start];
@@ -339,47 +331,7 @@ impl Searcher {
             if self.stopped {
                 break;
             }
-            depth += 1;
         }
-    }
-
-    /// The check of steps 5a and 5c: the best move (put first in `root`), and when it loses
-    /// the next ones, against the opponent's wins by threats. The moves shown to lose leave
-    /// the search (`active` of `root`), unless nothing would be left; a move that holds
-    /// comes first and, when the best move lost, becomes the best. Says whether it did.
-    fn check_best(
-        &mut self,
-        board: &mut Board,
-        ctl: &Control,
-        root: &mut [Pos],
-        active: &mut usize,
-        best: &mut SearchReport,
-        early: &mut EarlyCheck,
-    ) -> bool {
-        early.done = true;
-        ctl.tm.early_check_done();
-        let abort = || ctl.stop.load(Ordering::Relaxed) || ctl.tm.hard_exceeded();
-        // (`search_root` put the iteration's best move first, but a cut iteration's may
-        // not be the one kept.)
-        if let Some(i) = best.best.and_then(|b| root[..*active].iter().position(|&p| p == b)) {
-            root[..=i].rotate_right(1);
-        }
-        let checked = check_vct(&mut self.solver, board, &root[..*active], &abort);
-        self.nodes += checked.nodes;
-        early.safe = checked.safe;
-        if checked.losing.is_empty() || checked.losing.len() >= *active {
-            return false;
-        }
-        let lost = |p: &Pos| checked.losing.contains(p);
-        root[..*active].sort_by_key(|p| (lost(p), Some(*p) != checked.safe));
-        *active -= checked.losing.len();
-        if !best.best.is_some_and(|b| lost(&b)) {
-            return false;
-        }
-        best.best = Some(root[0]);
-        best.pv = vec![root[0]];
-        early.rescued = true;
-        true
     }
 
     /// One iteration over the root moves in the window `(alpha, beta)`; reorders `root` best

@@ -1,17 +1,16 @@
 //! Tactical positions drawn as ASCII boards (`X` black, `O` white; black is to move when the
 //! counts are equal): the brain's answer under a fixed node budget, and the threat solver's.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
 
 use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::budget::Limits;
 use wuzi::engine::Engine;
-use wuzi::params::{DEFENCE_TIME_PERCENT, DEFENCE_VERIFIED_PERCENT, MAX_DEPTH, WIN_BOUND};
+use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
 use wuzi::searcher::Searcher;
 use wuzi::threat::Solver;
-use wuzi::timeman::{Clock, WallClock};
+use wuzi::timeman::WallClock;
 
 fn board(text: &str) -> Board {
     Board::from_ascii(text).expect("board")
@@ -300,52 +299,4 @@ fn a_deepening_vct_finds_the_short_win_first() {
         &mut |_| {},
     );
     assert!(report.score < -WIN_BOUND, "{line:?}: {}", report.score);
-}
-
-/// A clock that stands still for its first `jump_at` reads, then jumps to `to` and moves
-/// 100 µs a read: it cuts a search in the middle of an iteration, before the early check.
-struct JumpClock {
-    reads: AtomicU64,
-    jump_at: u64,
-    to: Duration,
-}
-
-impl Clock for JumpClock {
-    fn now(&self) -> Duration {
-        let n = self.reads.fetch_add(1, Ordering::SeqCst);
-        match n.checked_sub(self.jump_at) {
-            None => Duration::ZERO,
-            Some(after) => self.to + Duration::from_micros(100 * after),
-        }
-    }
-}
-
-/// The clock cuts the search for the final check's share of the hard limit (as after a
-/// ponder hit, when the iteration under way began before the reply came): the check runs
-/// at once, finds nothing to fear in a quiet position, and the search goes on to the share a
-/// verified move leaves it (the old rule ended the move at the cut).
-#[test]
-fn a_search_the_clock_cut_for_the_check_goes_on_once_its_move_holds() {
-    let mut b = Board::with_start(12, StartPos::Center4);
-    for (r, c) in [(4, 7), (7, 4)] {
-        b.make(Pos::new(r, c));
-    }
-    let hard = Duration::from_millis(1_000);
-    let limits =
-        Limits { max_depth: MAX_DEPTH, max_nodes: u64::MAX, soft: Some(hard), hard: Some(hard) };
-    let cut = hard * (100 - DEFENCE_TIME_PERCENT) / 100;
-    let clock = JumpClock { reads: AtomicU64::new(0), jump_at: 400, to: cut };
-    let mut after_cut = Vec::new();
-    let report =
-        Searcher::new(4).think(&mut b, limits, &clock, &AtomicBool::new(false), &mut |r| {
-            if clock.reads.load(Ordering::SeqCst) > clock.jump_at {
-                after_cut.push(r.depth);
-            }
-        });
-    assert_eq!(report.source, "search", "{}", report.summary());
-    assert!(!after_cut.is_empty(), "an iteration completes after the cut: {}", report.summary());
-    let share = hard * (100 - DEFENCE_VERIFIED_PERCENT) / 100;
-    let end = clock.now();
-    assert!(end >= share, "the search went on to the verified share: {end:?}");
-    assert!(end < hard + Duration::from_millis(50), "and no further: {end:?}");
 }
