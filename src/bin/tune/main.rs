@@ -16,8 +16,8 @@
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
-//! [--policy-lr X] [--policy-l2 X] [--prior S] [--out FILE] [--command TEXT] [--handset]
-//! [--handset-eval] [--keep-eval] [--keep-policy]`
+//! [--policy-lr X] [--policy-l2 X] [--prior S] [--k K] [--out FILE] [--command TEXT]
+//! [--handset] [--handset-eval] [--keep-eval] [--keep-policy] [--fine-tune]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
 //! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy;
 //! `--keep-eval`: train the policy only, and write this build's evaluation values back
@@ -25,8 +25,11 @@
 //! evaluation only, and write this build's policy values back unchanged)
 //! (`--l2` is the evaluation's residual penalty, `--l2-lines` the line classes' for both;
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
-//! penalty pull towards it; `--command` is the text the weights file's header gives as the
-//! way to regenerate it).
+//! penalty pull towards it; `--fine-tune` starts the evaluation at this build's own values
+//! and pulls the residuals towards them instead, so that new positions adjust the shipped
+//! evaluation rather than replace it; `--k K` fixes the scale that turns the recorded search
+//! scores into targets instead of fitting it to these games' results; `--command` is the
+//! text the weights file's header gives as the way to regenerate it).
 
 mod data;
 mod model;
@@ -57,6 +60,7 @@ struct Options {
     policy_lr: f64,
     policy_l2: f64,
     prior: f64,
+    k: Option<f64>,
     command: String,
 }
 
@@ -76,6 +80,7 @@ fn parse_args() -> Result<Options, String> {
         policy_lr: 0.02,
         policy_l2: 1e-4,
         prior: 0.0,
+        k: None,
         command: String::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -100,8 +105,9 @@ fn parse_args() -> Result<Options, String> {
             "--policy-lr" => o.policy_lr = val()?.parse().map_err(|_| "bad --policy-lr")?,
             "--policy-l2" => o.policy_l2 = val()?.parse().map_err(|_| "bad --policy-l2")?,
             "--prior" => o.prior = val()?.parse().map_err(|_| "bad --prior")?,
+            "--k" => o.k = Some(val()?.parse().map_err(|_| "bad --k")?),
             "--command" => o.command = val()?,
-            "--handset" | "--handset-eval" | "--keep-eval" | "--keep-policy" => {}
+            "--handset" | "--handset-eval" | "--keep-eval" | "--keep-policy" | "--fine-tune" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -157,7 +163,10 @@ fn main() {
     let old_k = fit_k_of(&et.old_eval, &et.outcome);
     let old_loss = texel_loss(&ev.old_eval, &ev.outcome, old_k);
     println!("hand-set evaluation: K {old_k}, validation log loss {old_loss:.4}");
-    let k = fit_k(&et);
+    // A fixed K (`--k`) keeps the targets' scale where the shipped evaluation learned it: on
+    // positions where the search's scores predict the results poorly (the games against
+    // Rapfi), the fitted K grows and would flatten every target towards one half.
+    let k = o.k.unwrap_or_else(|| fit_k(&et));
     let with_score: Vec<usize> = (0..ev.score.len()).filter(|&i| !ev.score[i].is_nan()).collect();
     let search_loss = with_score
         .iter()
@@ -194,10 +203,11 @@ fn main() {
     // The evaluation.
     // `--keep-eval`: no evaluation training; the build's own values are measured instead.
     // `--prior S`: start from S times the hand-set evaluation and pull the residuals back
-    // towards it rather than towards zero.
+    // towards it rather than towards zero; `--fine-tune`: the same from the build's own.
     let keep_eval = std::env::args().any(|a| a == "--keep-eval");
+    let fine_tune = std::env::args().any(|a| a == "--fine-tune");
     let epochs = if keep_eval { 0 } else { o.epochs };
-    let mut model = if keep_eval {
+    let mut model = if keep_eval || fine_tune {
         kept_model()
     } else if o.prior > 0.0 {
         Model::with_prior(handset().0.iter().map(|w| w * o.prior).collect())
@@ -293,6 +303,14 @@ fn main() {
         100.0 * pol_top,
         100.0 * old_top
     );
+    let summary = if fine_tune {
+        summary
+            + &format!(
+                "; the evaluation fine-tuned from the build's own values (--fine-tune, K {k})"
+            )
+    } else {
+        summary
+    };
     println!("{summary}");
     // `--handset-eval`: the trained policy with the hand-set evaluation, which has played
     // better so far (see the README).
@@ -317,7 +335,8 @@ fn main() {
 }
 
 /// The evaluation of the build's own weights file as a model, in the trainer's units (the
-/// cross terms, which only the policy has, zero): what `--keep-eval` writes back.
+/// cross terms, which only the policy has, zero): what `--keep-eval` writes back, and where
+/// `--fine-tune` starts and is pulled back to.
 fn kept_model() -> Model {
     let mut w = vec![0.0; NUM_WEIGHTS];
     for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
@@ -442,6 +461,22 @@ mod tests {
             w[2 * NUM_FEATURES..].iter().all(|&x| x == 0.0),
             "no cross terms in the evaluation"
         );
+    }
+
+    #[test]
+    fn fine_tuning_starts_at_the_build_and_is_pulled_back_to_it() {
+        // `--fine-tune` trains from `kept_model()`: its penalty's prior is the build's own
+        // evaluation, so without data nothing moves, and a residual moved away feels a pull
+        // back towards the build's value, not towards zero.
+        let mut model = kept_model();
+        assert_eq!(model.prior, model.weights());
+        let no_data = vec![0.0; NUM_WEIGHTS];
+        let g = model.backprop(&no_data, 0.0, 1e-3, 1e-5);
+        assert!(g.resid.iter().chain(&g.lines).all(|&x| x == 0.0));
+        let f = (0..NUM_FEATURES).find(|&f| model.prior[f] > 0.0).expect("a positive value");
+        model.resid[f] += 1.0;
+        let g = model.backprop(&no_data, 0.0, 1e-3, 1e-5);
+        assert!(g.resid[f] > 0.0 && (g.resid[f] - 1e-3).abs() < 1e-12, "pulled back by l2 x 1");
     }
 
     #[test]
