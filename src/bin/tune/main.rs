@@ -111,6 +111,11 @@ fn parse_args() -> Result<Options, String> {
             _ => return Err(format!("unknown argument {a}")),
         }
     }
+    if o.prior > 0.0 && std::env::args().any(|a| a == "--fine-tune") {
+        return Err(
+            "--prior and --fine-tune each choose where the evaluation starts: give one".into()
+        );
+    }
     if o.data.is_empty() && !std::env::args().any(|a| a == "--handset") {
         return Err("give --data FILE".into());
     }
@@ -164,8 +169,9 @@ fn main() {
     let old_loss = texel_loss(&ev.old_eval, &ev.outcome, old_k);
     println!("hand-set evaluation: K {old_k}, validation log loss {old_loss:.4}");
     // A fixed K (`--k`) keeps the targets' scale where the shipped evaluation learned it: on
-    // positions where the search's scores predict the results poorly (the games against
-    // Rapfi), the fitted K grows and would flatten every target towards one half.
+    // positions where the search's scores predict the results less well (the games against
+    // Rapfi: K 230 where the shipped data gave 170), the fitted K grows and flattens the
+    // targets towards one half.
     let k = o.k.unwrap_or_else(|| fit_k(&et));
     let with_score: Vec<usize> = (0..ev.score.len()).filter(|&i| !ev.score[i].is_nan()).collect();
     let search_loss = with_score
