@@ -1,4 +1,4 @@
-//! The board: stones as bitboards, per-point line codes and patterns, threat counts, an
+//! The board: stones as bitboards, per-point line indices and patterns, threat counts, an
 //! evaluation sum and a Zobrist key, all updated incrementally by [`Board::make`] and undone
 //! by [`Board::unmake`].
 //!
@@ -12,7 +12,7 @@ pub use crate::bits::{Pos, NUM_POINTS, STRIDE};
 // Sides and starts are their own small module; the board names them as before.
 pub use crate::color::{Color, StartPos};
 use crate::features::{LearnedState, GRID_POINTS};
-use crate::pattern::{tables, Combo, Pattern, Tables, NUM_COMBOS};
+use crate::pattern::{tables, ternary_index, Combo, Pattern, Tables, LINE_STEP, NUM_COMBOS};
 
 /// Largest playing size.
 pub const MAX_SIZE: usize = 15;
@@ -44,7 +44,7 @@ pub struct Undo {
 /// What a move changes on the points of its four lines (by line and slot, as the board's
 /// neighbour table) and in the counts and sums: saved by the move so that unmaking puts it
 /// back instead of recomputing it, since the recomputation's table look-ups were two thirds
-/// of the search's time. (The line codes are not saved: unmaking takes the stone's bits out.)
+/// of the search's time. (Line indices are not saved: unmaking takes the stone's digits out.)
 #[derive(Clone, Default)]
 struct Saved {
     quads: [[[u16; 2]; 8]; 4],
@@ -61,7 +61,10 @@ pub struct Board {
     stones: [Bits; 2],
     /// The playing points (the rest of the grid is wall).
     playable: Bits,
-    codes: [[u16; NUM_POINTS]; 4],
+    /// `lines[line][point]`: the point's eight neighbours on the line in base 3 as each side
+    /// sees them (`pattern::ternary_index`; black's low 16 bits, white's high): the pattern
+    /// and class table by it is 6.5 KB, where one by a code of both sides' cells was 128 KB.
+    lines: [[u32; NUM_POINTS]; 4],
     quads: [[u16; NUM_POINTS]; 2],
     counts: [[u16; NUM_COMBOS]; 2],
     learned: LearnedState,
@@ -100,7 +103,7 @@ impl Board {
             cells,
             stones: [[0; 4]; 2],
             playable: [0; 4],
-            codes: [[0; NUM_POINTS]; 4],
+            lines: [[0; NUM_POINTS]; 4],
             quads: [[0; NUM_POINTS]; 2],
             counts: [[0; NUM_COMBOS]; 2],
             learned: LearnedState::new(),
@@ -129,7 +132,7 @@ impl Board {
 
     /// Recomputes every code, pattern, count and sum from the stones alone.
     fn rebuild_derived(&mut self) {
-        self.codes = [[0; NUM_POINTS]; 4];
+        self.lines = [[0; NUM_POINTS]; 4];
         self.counts = [[0; NUM_COMBOS]; 2];
         self.learned.clear_sums();
         self.playable = [0; 4];
@@ -141,28 +144,23 @@ impl Board {
                     let cell = if q == NO_POINT { WALL } else { self.cells[q as usize] };
                     code |= (cell as u16) << (2 * slot);
                 }
-                self.codes[d][p.idx()] = code;
+                let [b, w] = [0, 1].map(|s| ternary_index(code, s) as u32);
+                self.lines[d][p.idx()] = b | w << 16;
             }
             self.playable[p.idx() >> 6] |= 1 << (p.idx() & 63);
         }
+        let by_line = &self.learned.tables().pattern_class;
         for p in self.points() {
             for s in 0..2 {
-                self.quads[s][p.idx()] = self.quad_from_codes(p, s);
+                let pattern = |d: usize| (by_line[self.line(p.idx(), d, s)] & 7) as u16;
+                self.quads[s][p.idx()] = (0..4).fold(0, |quad, d| quad | pattern(d) << (3 * d));
             }
-            self.learned.set_point(p.idx(), [0, 1, 2, 3].map(|d| self.codes[d][p.idx()]));
+            let lines = [0, 1].map(|s| [0, 1, 2, 3].map(|d| self.line(p.idx(), d, s) as u16));
+            self.learned.set_point(p.idx(), lines);
             if self.cells[p.idx()] == EMPTY {
                 self.add_point(p);
             }
         }
-    }
-
-    fn quad_from_codes(&self, p: Pos, side: usize) -> u16 {
-        let mut quad = 0u16;
-        for d in 0..4 {
-            let pat = self.tables.line[side][self.codes[d][p.idx()] as usize] as u16;
-            quad |= pat << (3 * d);
-        }
-        quad
     }
 
     fn add_point(&mut self, p: Pos) {
@@ -179,6 +177,11 @@ impl Board {
             self.counts[s][self.tables.combo[q] as usize] -= 1;
         }
         self.learned.remove_point(p.idx());
+    }
+
+    /// Side `s`'s base-3 index of point `q`'s line `d`.
+    fn line(&self, q: usize, d: usize, s: usize) -> usize {
+        (self.lines[d][q] >> (16 * s)) as u16 as usize
     }
 
     /// Puts a stone of `color` at empty `p` and updates everything derived, saving what it
@@ -198,8 +201,7 @@ impl Board {
         self.cells[i] = cell(color);
         self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
         self.key ^= ZOBRIST[color.idx()][i];
-        let stone = cell(color) as u16;
-        let Board { neighbours, codes, quads, counts, learned, cells, tables, saved, .. } = self;
+        let Board { neighbours, lines, quads, counts, learned, cells, tables, saved, .. } = self;
         let rec = &mut saved[k];
         // The sums' changes are gathered here and added once: kept in the state, each change
         // waited on the one before.
@@ -215,12 +217,14 @@ impl Board {
                 let q = q as usize;
                 rec.quads[d][slot] = [quads[0][q], quads[1][q]];
                 rec.learned[d][slot] = learned.point_state(q);
-                codes[d][q] |= stone << (2 * (7 - slot));
+                // The stone is the neighbour's cell 7 - slot.
+                lines[d][q] += LINE_STEP[color.idx()][7 - slot];
                 if cells[q] != EMPTY {
                     continue;
                 }
-                let both = learned.tables().pattern_class[codes[d][q] as usize];
-                for (s, byte) in both.into_iter().enumerate() {
+                let by_line = &learned.tables().pattern_class;
+                for s in 0..2 {
+                    let byte = by_line[(lines[d][q] >> (16 * s)) as u16 as usize];
                     // The class refines the pattern: an unchanged class leaves the pattern as
                     // it was.
                     if !learned.set_class(q, d, s, byte >> 3, &mut delta[s]) {
@@ -254,8 +258,8 @@ impl Board {
                 let q = self.neighbours[i][d][slot];
                 if q != NO_POINT {
                     let q = q as usize;
-                    // The move only added its stone to the code: taking it out restores it.
-                    self.codes[d][q] &= !(3 << (2 * (7 - slot)));
+                    // The move only added its stone's digits: taking them out restores them.
+                    self.lines[d][q] -= LINE_STEP[color.idx()][7 - slot];
                     [self.quads[0][q], self.quads[1][q]] = saved.quads[d][slot];
                     self.learned.restore_point(q, saved.learned[d][slot]);
                 }
@@ -285,10 +289,7 @@ impl Board {
 
     /// Puts a stone of `color` at `p` as a move of `color`; the other side moves next.
     pub fn put(&mut self, p: Pos, color: Color) {
-        if self.side != color {
-            self.side = color;
-            self.key ^= ZOBRIST_WHITE;
-        }
+        self.set_side_to_move(color);
         self.make(p);
     }
 
@@ -377,10 +378,6 @@ impl Board {
         let occ: Bits = [0, 1, 2, 3].map(|w| self.stones[0][w] | self.stones[1][w]);
         let near = dilate2(&occ);
         BitIter::new([0, 1, 2, 3].map(|w| near[w] & !occ[w] & self.playable[w]))
-    }
-    /// The line code of `p` in direction `d` (0 horizontal, 1 vertical, 2 diagonal, 3 anti).
-    pub fn code(&self, p: Pos, d: usize) -> u16 {
-        self.codes[d][p.idx()]
     }
     /// The pattern a stone of `color` at empty `p` makes along direction `d`.
     pub fn pattern(&self, p: Pos, color: Color, d: usize) -> Pattern {
@@ -472,8 +469,8 @@ impl Board {
     pub fn verify(&self) -> Result<(), String> {
         let mut fresh = self.clone();
         fresh.rebuild_derived();
-        if fresh.codes != self.codes {
-            return Err("line codes differ".into());
+        if fresh.lines != self.lines {
+            return Err("line indices differ".into());
         }
         for p in self.points().filter(|&p| self.is_empty(p)) {
             for s in 0..2 {

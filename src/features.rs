@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use crate::pattern::{Line, Pattern, NUM_CODES, NUM_TERNARY};
+use crate::pattern::{Line, Pattern, NUM_TERNARY};
 
 /// Number of line classes.
 pub const NUM_CLASSES: usize = 12;
@@ -84,14 +84,15 @@ pub fn classify(line: Line) -> u8 {
 
 /// The start-up tables.
 pub struct FeatureTables {
-    /// `class[side][code]`: the line class of a stone of `side` on a point with line code
-    /// `code`.
-    pub class: [Box<[u8]>; 2],
-    /// `pattern_class[code][side]`: the line's `pattern::Pattern` in bits 0..3 and its class
-    /// in bits 3..7, so that the board's update needs one look-up for both; both sides side
-    /// by side, so that one cache line serves both.
-    pub pattern_class: Box<[[u8; 2]; NUM_CODES]>,
-    /// `feature[fquad]`: the feature of four packed classes (4 bits a line).
+    /// `pattern_class[t]`: for a side whose line has base-3 index `t`
+    /// (`pattern::ternary_index`: 0 empty, 1 its stone, 2 the opponent's or a wall), the
+    /// line's `pattern::Pattern` in bits 0..3 and its class in bits 3..7, so that the board's
+    /// update needs one look-up for both. One table serves both sides, and the 6.5 KB it uses
+    /// stay in the first-level cache (the former one by a 16-bit code of both sides' cells was
+    /// 128 KB); it has room for any `u16`, so that indexing it needs no bounds check.
+    pub pattern_class: Box<[u8; 1 << 16]>,
+    /// `feature[fquad]`: the feature of four packed classes (4 bits a line). (A base-12
+    /// index, a table of 41 KB, missed the cache less but cost more instructions than it saved.)
     pub feature: Box<[u16; NUM_FQUADS]>,
     /// `classes[feature]`: the four classes of a feature, sorted.
     pub classes: Box<[[u8; 4]]>,
@@ -130,18 +131,14 @@ pub fn feature_tables() -> &'static FeatureTables {
 }
 
 fn build() -> FeatureTables {
-    let by_ternary: Vec<u8> = (0..NUM_TERNARY).map(|t| classify(Line::from_ternary(t))).collect();
-    let mut class =
-        [vec![0u8; NUM_CODES].into_boxed_slice(), vec![0u8; NUM_CODES].into_boxed_slice()];
-    for (side, table) in class.iter_mut().enumerate() {
-        for (code, entry) in table.iter_mut().enumerate() {
-            *entry = by_ternary[crate::pattern::ternary_index(code as u16, side)];
-        }
-    }
-    let patterns = &crate::pattern::tables().line;
     let pattern_class = fixed(
-        (0..NUM_CODES)
-            .map(|code| [0, 1].map(|s| patterns[s][code] | class[s][code] << 3))
+        (0..1 << 16)
+            .map(|t| match t < NUM_TERNARY {
+                true => {
+                    Line::from_ternary(t).classify() as u8 | classify(Line::from_ternary(t)) << 3
+                }
+                false => 0,
+            })
             .collect(),
     );
     // Number the sorted multisets in lexicographic order.
@@ -173,7 +170,6 @@ fn build() -> FeatureTables {
         crate::weights::POLICY_CROSS.iter().flat_map(|r| r.iter().map(|&v| v as i32)).collect(),
     );
     FeatureTables {
-        class,
         pattern_class,
         feature: fixed(feature.into_vec()),
         classes: classes.into_boxed_slice(),
@@ -233,12 +229,13 @@ impl LearnedState {
         self.sums = [[0; 2]; 2];
     }
 
-    /// Recomputes point `q`'s classes from its four line codes (its sums are not touched).
-    pub fn set_point(&mut self, q: usize, codes: [u16; 4]) {
-        for s in 0..2 {
+    /// Recomputes point `q`'s classes from each side's base-3 indices of its four lines,
+    /// `lines[side][line]` (its sums are not touched).
+    pub fn set_point(&mut self, q: usize, lines: [[u16; 4]; 2]) {
+        for (s, four) in lines.iter().enumerate() {
             let mut fquad = 0u16;
-            for (d, &code) in codes.iter().enumerate() {
-                fquad |= (self.tables.class[s][code as usize] as u16) << (4 * d);
+            for (d, &t) in four.iter().enumerate() {
+                fquad |= ((self.tables.pattern_class[t as usize] >> 3) as u16) << (4 * d);
             }
             self.fquads[s][q] = fquad;
             self.features[s][q] = self.tables.feature[fquad as usize];
@@ -431,11 +428,14 @@ mod tests {
         }
         assert_eq!(t.top[a as usize], 8);
         assert_eq!(t.top[NUM_FEATURES - 1] as usize, NUM_CLASSES - 1);
+        // The board reads a side's pattern and class by the line's base-3 index: the same as
+        // the pattern table by 16-bit line code, for every code and side.
         for s in 0..2 {
-            for code in 0..NUM_CODES {
-                let both = t.pattern_class[code][s];
+            for code in 0..crate::pattern::NUM_CODES {
+                let t3 = crate::pattern::ternary_index(code as u16, s);
+                let both = t.pattern_class[t3];
                 assert_eq!(both & 7, crate::pattern::tables().line[s][code]);
-                assert_eq!(both >> 3, t.class[s][code]);
+                assert_eq!(both >> 3, classify(Line::from_code(code as u16, s)));
             }
         }
     }

@@ -260,6 +260,21 @@ pub fn ternary_index(code: u16, side: usize) -> usize {
     t
 }
 
+/// `LINE_STEP[side][k]`: what a stone of `side` (0 black, 1 white) in neighbour `k` adds to
+/// a point's pair of [`ternary_index`]es of one line, as the board keeps them (black's view
+/// in the low 16 bits, white's in the high): digit 1 for the stone's own side, 2 for the other.
+pub const LINE_STEP: [[u32; 8]; 2] = {
+    let mut step = [[0; 8]; 2];
+    let mut k = 0;
+    while k < 8 {
+        let unit = 3u32.pow(k as u32);
+        step[0][k] = unit | ((2 * unit) << 16);
+        step[1][k] = (2 * unit) | (unit << 16);
+        k += 1;
+    }
+    step
+};
+
 /// The combo of four line patterns.
 pub fn combo_of(pats: [Pattern; 4]) -> Combo {
     let count = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
@@ -410,6 +425,24 @@ mod tests {
         // Walls on both sides, all empty: nothing.
         let walls: u16 = 0xffff;
         assert_eq!(t.line[0][walls as usize], Pattern::None as u8);
+    }
+
+    #[test]
+    fn a_stone_adds_its_line_step_to_both_sides_indices() {
+        let pair =
+            |code: u16| ternary_index(code, 0) as u32 | (ternary_index(code, 1) as u32) << 16;
+        for code in 0..=u16::MAX {
+            for k in (0..8).filter(|k| (code >> (2 * k)) & 3 == 0) {
+                for side in 0..2 {
+                    let with = code | ((side as u16 + 1) << (2 * k));
+                    assert_eq!(
+                        pair(with),
+                        pair(code) + LINE_STEP[side][k],
+                        "code {code:#06x} cell {k}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
