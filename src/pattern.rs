@@ -433,13 +433,9 @@ mod tests {
             |code: u16| ternary_index(code, 0) as u32 | (ternary_index(code, 1) as u32) << 16;
         for code in 0..=u16::MAX {
             for k in (0..8).filter(|k| (code >> (2 * k)) & 3 == 0) {
-                for side in 0..2 {
+                for (side, steps) in LINE_STEP.iter().enumerate() {
                     let with = code | ((side as u16 + 1) << (2 * k));
-                    assert_eq!(
-                        pair(with),
-                        pair(code) + LINE_STEP[side][k],
-                        "code {code:#06x} cell {k}"
-                    );
+                    assert_eq!(pair(with), pair(code) + steps[k], "code {code:#06x} cell {k}");
                 }
             }
         }
