@@ -25,6 +25,10 @@ pub struct Solver {
     threes: bool,
     attacker: Color,
     aborted: bool,
+    /// Move lists of finished nodes, kept for the next ones: a node's list allocated afresh
+    /// cost more than a tenth of the solver's time in allocation and growth.
+    spare_moves: Vec<Vec<(i32, Pos)>>,
+    spare_points: Vec<Vec<Pos>>,
 }
 
 impl Default for Solver {
@@ -44,6 +48,8 @@ impl Solver {
             threes: false,
             attacker: Color::Black,
             aborted: false,
+            spare_moves: Vec::new(),
+            spare_points: Vec::new(),
         }
     }
 
@@ -165,28 +171,42 @@ impl Solver {
         if entry.0 == key && entry.1 >= depth && entry.2 == self.stamp {
             return false;
         }
-        let mut moves: Vec<(i32, Pos)> = board
-            .candidates()
-            .filter_map(|p| {
-                let c = board.combo(p, att);
-                let threat = match c {
-                    Combo::FourThree => 4,
-                    Combo::Four => 2,
-                    Combo::ThreeThree if self.threes => 3,
-                    Combo::OpenThree if self.threes => 1,
-                    _ => return None,
-                };
-                Some((threat * 10_000 + board.point_value(p, att), p))
-            })
-            .collect();
+        let mut moves = self.spare_moves.pop().unwrap_or_default();
+        moves.clear();
+        // The counts say how many points make each threat: the scan stops when it has found
+        // them all, and is skipped when there is none (most nodes of a VCF).
+        let count = |c: Combo| board.combo_count(att, c);
+        let threes =
+            if self.threes { count(Combo::ThreeThree) + count(Combo::OpenThree) } else { 0 };
+        let mut left = count(Combo::FourThree) + count(Combo::Four) + threes;
+        for p in board.candidates() {
+            if left == 0 {
+                break;
+            }
+            let threat = match board.combo(p, att) {
+                Combo::FourThree => 4,
+                Combo::Four => 2,
+                Combo::ThreeThree if self.threes => 3,
+                Combo::OpenThree if self.threes => 1,
+                _ => continue,
+            };
+            moves.push((threat * 10_000 + board.point_value(p, att), p));
+            left -= 1;
+        }
         moves.sort_unstable_by(|a, b| b.cmp(a));
-        for (_, p) in moves {
+        let mut won = false;
+        for &(_, p) in &moves {
             if self.try_attack_move(board, p, depth - 1, line, abort) {
-                return true;
+                won = true;
+                break;
             }
             if self.aborted || self.nodes > self.node_limit {
-                return false;
+                break;
             }
+        }
+        self.spare_moves.push(moves);
+        if won {
+            return true;
         }
         if !self.aborted && self.nodes <= self.node_limit {
             self.cache[slot] = (key, depth, self.stamp);
@@ -247,24 +267,45 @@ impl Solver {
         // Against an open three: the defender's fours, and every point that leaves the
         // attacker no open four. A stone changes the patterns only of the points within 4 of
         // it on its lines, so a point not on a line with every open-four point cannot
-        // hold: only the others are tried on the board.
-        let flex: Vec<Pos> =
-            board.candidates().filter(|&f| board.combo(f, att) == Combo::FlexFour).collect();
-        let mut replies: Vec<Pos> = Vec::new();
+        // hold: only the others are tried on the board. Every such point makes a four for one
+        // side, so it is a candidate (within two of a stone): one scan finds them all, in
+        // order, and stops when the counts say none is left.
+        let mut flex = self.spare_points.pop().unwrap_or_default();
+        let mut replies = self.spare_points.pop().unwrap_or_default();
+        flex.clear();
+        replies.clear();
+        let mut att_left = board.combo_count_at_least(att, Combo::Four);
+        let mut def_left = board.combo_count_at_least(def, Combo::Four);
         for q in board.candidates() {
-            if board.combo(q, def) >= Combo::Four {
+            let (a, d) = (board.combo(q, att), board.combo(q, def));
+            if a == Combo::FlexFour {
+                flex.push(q);
+            }
+            if a >= Combo::Four || d >= Combo::Four {
                 replies.push(q);
-            } else if board.combo(q, att) >= Combo::Four && flex.iter().all(|&f| in_reach(q, f)) {
-                board.make(q);
-                let holds = board.combo_count(att, Combo::FlexFour) == 0;
-                board.unmake();
-                if holds {
-                    replies.push(q);
+                att_left -= (a >= Combo::Four) as u16;
+                def_left -= (d >= Combo::Four) as u16;
+                if att_left == 0 && def_left == 0 {
+                    break;
                 }
             }
         }
+        replies.retain(|&q| {
+            if board.combo(q, def) >= Combo::Four {
+                return true;
+            }
+            if !flex.iter().all(|&f| in_reach(q, f)) {
+                return false;
+            }
+            board.make(q);
+            let holds = board.combo_count(att, Combo::FlexFour) == 0;
+            board.unmake();
+            holds
+        });
+        self.spare_points.push(flex);
         let mark = line.len();
-        for q in replies {
+        let mut all_lose = true;
+        for &q in &replies {
             board.make(q);
             line.truncate(mark);
             line.push(q);
@@ -272,11 +313,13 @@ impl Solver {
             board.unmake();
             if !won {
                 line.truncate(mark);
-                return false;
+                all_lose = false;
+                break;
             }
         }
-        // Keep the line of the last defence tried: every defence loses.
-        true
+        self.spare_points.push(replies);
+        // Keep the line of the last defence tried when every defence loses.
+        all_lose
     }
 }
 
