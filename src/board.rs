@@ -215,13 +215,14 @@ impl Board {
                     continue;
                 }
                 let q = q as usize;
-                rec.quads[d][slot] = [quads[0][q], quads[1][q]];
-                rec.learned[d][slot] = learned.point_state(q);
                 // The stone is the neighbour's cell 7 - slot.
                 lines[d][q] += LINE_STEP[color.idx()][7 - slot];
+                // Only empty points change, so only they are saved (and restored).
                 if cells[q] != EMPTY {
                     continue;
                 }
+                rec.quads[d][slot] = [quads[0][q], quads[1][q]];
+                rec.learned[d][slot] = learned.point_state(q);
                 let by_line = &learned.tables().pattern_class;
                 for s in 0..2 {
                     let byte = by_line[(lines[d][q] >> (16 * s)) as u16 as usize];
@@ -260,8 +261,10 @@ impl Board {
                     let q = q as usize;
                     // The move only added its stone's digits: taking them out restores them.
                     self.lines[d][q] -= LINE_STEP[color.idx()][7 - slot];
-                    [self.quads[0][q], self.quads[1][q]] = saved.quads[d][slot];
-                    self.learned.restore_point(q, saved.learned[d][slot]);
+                    if self.cells[q] == EMPTY {
+                        [self.quads[0][q], self.quads[1][q]] = saved.quads[d][slot];
+                        self.learned.restore_point(q, saved.learned[d][slot]);
+                    }
                 }
             }
         }
