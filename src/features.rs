@@ -131,12 +131,14 @@ pub fn feature_tables() -> &'static FeatureTables {
 }
 
 fn build() -> FeatureTables {
+    // Black's view of a line with base-3 index `t` is the line code with the same digits as
+    // cells (1 black, 2 white): its pattern is in the pattern tables already.
+    let code_of = |t: usize| (0..8).fold(0, |code, k| code | (t / 3usize.pow(k) % 3) << (2 * k));
+    let patterns = &crate::pattern::tables().line[0];
     let pattern_class = fixed(
         (0..1 << 16)
             .map(|t| match t < NUM_TERNARY {
-                true => {
-                    Line::from_ternary(t).classify() as u8 | classify(Line::from_ternary(t)) << 3
-                }
+                true => patterns[code_of(t)] | classify(Line::from_ternary(t)) << 3,
                 false => 0,
             })
             .collect(),
