@@ -66,9 +66,19 @@ pub fn generate(board: &Board, out: &mut Vec<ScoredMove>) -> Threat {
         out.extend(board.five_points(opp).map(|pos| ScoredMove { pos, score: 0 }));
         Threat::BlockFour
     } else if board.combo_count(opp, Combo::FlexFour) > 0 {
+        // Every point that makes a four is a candidate (within two of a stone): the scan stops
+        // when the counts say it has seen them all.
+        let mut mine = board.combo_count_at_least(me, Combo::Four);
+        let mut theirs = board.combo_count_at_least(opp, Combo::Four);
         for p in board.candidates() {
-            if board.combo(p, me) >= Combo::Four || board.combo(p, opp) >= Combo::Four {
+            let (a, b) = (board.combo(p, me) >= Combo::Four, board.combo(p, opp) >= Combo::Four);
+            if a || b {
                 out.push(ScoredMove { pos: p, score: move_score(board, p) });
+                mine -= a as u16;
+                theirs -= b as u16;
+                if mine == 0 && theirs == 0 {
+                    break;
+                }
             }
         }
         Threat::BlockThree

@@ -83,13 +83,24 @@ impl Searcher {
         // The ply's move list is free: the node at this ply generates no moves of its own.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
-        moves.extend(board.candidates().filter(|&p| last.map_or(true, |l| near(p, l))).filter_map(
-            |pos| {
-                let c = board.combo(pos, me);
-                let score = (c as i32) * 10_000 + board.point_value(pos, me);
-                (c >= Combo::Four).then_some(ScoredMove { pos, score })
-            },
-        ));
+        // The counts say how many fours there are: the scan stops when it has seen them all.
+        let mut left = board.combo_count_at_least(me, Combo::Four);
+        for pos in board.candidates() {
+            let c = board.combo(pos, me);
+            if c < Combo::Four {
+                continue;
+            }
+            if last.map_or(true, |l| near(pos, l)) {
+                moves.push(ScoredMove {
+                    pos,
+                    score: (c as i32) * 10_000 + board.point_value(pos, me),
+                });
+            }
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+        }
         moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(b.pos.cmp(&a.pos)));
         let mut best = stand;
         alpha = alpha.max(stand);
