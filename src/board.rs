@@ -130,7 +130,7 @@ impl Board {
         board
     }
 
-    /// Recomputes every code, pattern, count and sum from the stones alone.
+    /// Recomputes every line index, pattern, count and sum from the stones alone.
     fn rebuild_derived(&mut self) {
         self.lines = [[0; NUM_POINTS]; 4];
         self.counts = [[0; NUM_COMBOS]; 2];
