@@ -8,6 +8,9 @@
 //!     arena-out/game-*.txt
 //! # how many a brain avoids (any judge-protocol brain that knows MINE; its own clock)
 //! cargo run --release --bin defence -- run --brain 'target/release/wuzi' tests/data/defence12-rapfi.txt
+//! # the same for a Gomocup brain, told the judge's clock (2 s a move, 90 s a game)
+//! cargo run --release --bin defence -- run --protocol piskvork \
+//!     --brain 'python3 ../shared/sparring/rapfi.py --turn-ms 200' tests/data/defence12-rapfi.txt
 //! # were the games lost from the start? our search's score before each game's first real move
 //! cargo run --release --bin defence -- first-scores --engine A arena-out/game-*.txt
 //! # did it leave a win by threats on the board? a long VCT solve at each of its moves
@@ -19,13 +22,12 @@
 //! lost game turned a playable position into a lost one. The runner asks a brain for its move
 //! in each position and checks that move with the same search and a long VCT solve.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-
 use std::sync::atomic::AtomicBool;
 
+mod ask;
 mod records;
 
+use ask::{ask_brain, Proto};
 use records::{first_scores, missed, read_record};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::budget::Limits;
@@ -47,8 +49,9 @@ const USAGE: &str = "\
 usage:
   defence extract [--engine A|B] [--out FILE] RECORD...
       fatal moves of the engine's lost games (arena records) as suite lines
-  defence run --brain 'COMMAND ARGS' FILE
-      how many fatal moves a judge-protocol brain avoids (a new process a position)
+  defence run --brain 'COMMAND ARGS' [--protocol judge|piskvork] FILE
+      how many fatal moves a brain avoids (a new process a position); the judge's
+      protocol with MINE by default, or Gomocup's (BOARD, told the judge's clock)
   defence first-scores [--engine A|B] RECORD...
       our long search's score before the engine's first unforced move of each game
   defence missed [--engine A|B] [--nodes N] RECORD...
@@ -210,46 +213,9 @@ fn read_suite(path: &str) -> Result<Vec<Entry>, String> {
     Ok(out)
 }
 
-/// Asks the brain started by `command` (judge protocol, with the `MINE` extension) for its
-/// move in the position after `moves`: a new process per position, as a judge game would be.
-fn ask_brain(command: &[String], moves: &[Pos]) -> Result<Pos, String> {
-    let mut child = Command::new(&command[0])
-        .args(&command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", command[0]))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-    let us_black = moves.len() % 2 == 0;
-    let mut script = format!("START {}\n", if us_black { 1 } else { 2 });
-    for (i, p) in moves.iter().enumerate() {
-        let ours = (i % 2 == 0) == us_black;
-        let word = if ours { "MINE" } else { "PLACE" };
-        script.push_str(&format!("{word} {} {}\n", p.row(), p.col()));
-    }
-    script.push_str("TURN\n");
-    stdin.write_all(script.as_bytes()).map_err(|e| e.to_string())?;
-    stdin.flush().map_err(|e| e.to_string())?;
-    let mut answer = None;
-    let mut line = String::new();
-    while stdout.read_line(&mut line).map_err(|e| e.to_string())? > 0 {
-        let t = line.trim();
-        if t != "OK" && !t.starts_with("DEBUG") {
-            answer = Some(t.replace(' ', ","));
-            break;
-        }
-        line.clear();
-    }
-    let _ = stdin.write_all(b"END 0\n");
-    drop(stdin);
-    let _ = child.wait();
-    parse_pos(&answer.ok_or("the brain gave no move")?)
-}
-
 fn run(args: &[String]) -> Result<(), String> {
     let mut brain: Vec<String> = Vec::new();
+    let mut proto = Proto::Judge;
     let mut file = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -258,6 +224,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 let cmd = it.next().ok_or("--brain needs a command line")?;
                 brain = cmd.split_whitespace().map(String::from).collect();
             }
+            "--protocol" => proto = Proto::parse(it.next().ok_or("--protocol needs a name")?)?,
             f => file = Some(f.to_string()),
         }
     }
@@ -281,7 +248,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let kind = fatal_kind(board.combo(e.fatal, board.side_to_move()));
         threats += usize::from(kind != QUIET);
-        let p = ask_brain(&brain, &e.moves)?;
+        let p = ask_brain(&brain, proto, &e.moves)?;
         if !board.is_empty(p) {
             return Err(format!("entry {}: the brain played {} on a stone", i + 1, pos_text(p)));
         }
