@@ -16,7 +16,8 @@ fn run(args: &[&str], suite: &std::path::Path) -> String {
 
 #[test]
 fn a_gomocup_brain_is_asked_the_same_position_as_a_judge_brain() {
-    // The second entry of the Rapfi suite (not a forced reply): white to move, 13 stones.
+    // The second entry of the Rapfi suite (not a forced reply): five moves after the start
+    // stones, white to move.
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/defence12-rapfi.txt"

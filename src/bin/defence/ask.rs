@@ -83,7 +83,7 @@ fn alternating(moves: &[Pos]) -> Vec<(Pos, Color)> {
 /// Gomocup); `None` for anything else (acknowledgements, logs, messages).
 pub fn answer(proto: Proto, line: &str) -> Option<Pos> {
     let t = line.trim();
-    let (a, b) = match proto {
+    let (row, col) = match proto {
         Proto::Judge => {
             let mut it = t.split_whitespace();
             let pair = (it.next()?, it.next()?);
@@ -97,8 +97,7 @@ pub fn answer(proto: Proto, line: &str) -> Option<Pos> {
             (y.trim(), x.trim())
         }
     };
-    let (row, col): (usize, usize) = (a.parse().ok()?, b.parse().ok()?);
-    (row < 12 && col < 12).then(|| Pos::new(row, col))
+    super::parse_pos(&format!("{row},{col}")).ok()
 }
 
 /// Asks the brain started by `command` for its move in the position after `moves`: a new
