@@ -48,3 +48,71 @@ fn a_gomocup_brain_is_asked_the_same_position_as_a_judge_brain() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown protocol"));
 }
+
+/// An arena record with `result` and the moves `(mover, row, col)` after the start stones.
+fn record(name: &str, result: &str, moves: &[(&str, usize, usize)]) -> String {
+    let mut text = format!("# wuzi arena record\nresult: {result}\n\n[moves]\n");
+    text.push_str("#  n colour engine row col     ms\n");
+    for (i, (who, r, c)) in moves.iter().enumerate() {
+        let colour = if i % 2 == 0 { "black" } else { "white" };
+        let ms = if *who == "opening" { "-" } else { "10" };
+        text.push_str(&format!("{:4} {colour} {who} {r} {c} {ms}\n", i + 1));
+    }
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn diverge_finds_where_a_lost_game_left_a_reference_game_that_held() {
+    // Our engine (A) is white after a one-stone opening and loses; the reference games start
+    // from the same stone (one a different opening).
+    let ours = [("opening", 3, 3), ("A", 8, 8), ("B", 4, 4), ("A", 0, 0), ("B", 2, 2)];
+    let lost = record("dv-ours.txt", "1-0 B wins by five", &ours);
+    // The same game once more: the same position is reported once.
+    let again = record("dv-ours2.txt", "1-0 B wins by five", &ours);
+    let held_ours_differs = record(
+        "dv-ref1.txt",
+        "1/2 draw by full-board",
+        &[("opening", 3, 3), ("B", 8, 8), ("A", 4, 4), ("B", 9, 9), ("A", 2, 2)],
+    );
+    let held_theirs_differs = record(
+        "dv-ref2.txt",
+        "0-1 B wins by five",
+        &[("opening", 3, 3), ("A", 8, 8), ("B", 4, 5), ("A", 0, 0)],
+    );
+    let white_lost = record(
+        "dv-ref3.txt",
+        "1-0 A wins by five",
+        &[("opening", 3, 3), ("B", 8, 8), ("A", 4, 4), ("B", 1, 1)],
+    );
+    let other_opening = record(
+        "dv-ref4.txt",
+        "1/2 draw by full-board",
+        &[("opening", 3, 4), ("A", 8, 8), ("B", 4, 4), ("A", 1, 1)],
+    );
+    let out = Command::new(DEFENCE)
+        .args(["diverge", "--engine", "A", "--nodes", "2000", &lost, &again, "--against"])
+        .args([&held_ours_differs, &held_theirs_differs, &white_lost, &other_opening])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("move 4: ours 0,0, the reference's 9,9; our long search plays"),
+        "{text}"
+    );
+    assert!(text.contains("dv-ours.txt / ") && text.contains("dv-ref1.txt"), "{text}");
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with(
+            "2 games lost by A; 4 pairs of one of them and a reference game that held from the \
+             same opening; 1 positions where our move was the first difference (move 4: 1), 2 \
+             pairs where the opponent's was"
+        ),
+        "{summary}"
+    );
+    // Without the reference games there is nothing to compare.
+    let bare = Command::new(DEFENCE).args(["diverge", &lost]).output().unwrap();
+    assert!(!bare.status.success());
+}

@@ -15,6 +15,10 @@
 //! cargo run --release --bin defence -- first-scores --engine A arena-out/game-*.txt
 //! # did it leave a win by threats on the board? a long VCT solve at each of its moves
 //! cargo run --release --bin defence -- missed --engine A arena-out/game-*.txt
+//! # where did our lost games leave a reference engine's games that held from the same
+//! # opening (Rapfi against itself), and what does our long search play there?
+//! cargo run --release --bin defence -- diverge --engine A arena-out/game-*.txt \
+//!     --against rapfi-self/game-*.txt
 //! ```
 //!
 //! A move is *fatal* when our own long search (2 M nodes, fixed, so repeatable) sees a forced
@@ -25,6 +29,7 @@
 use std::sync::atomic::AtomicBool;
 
 mod ask;
+mod diverge;
 mod records;
 
 use ask::{ask_brain, Proto};
@@ -55,7 +60,10 @@ usage:
   defence first-scores [--engine A|B] RECORD...
       our long search's score before the engine's first unforced move of each game
   defence missed [--engine A|B] [--nodes N] RECORD...
-      in the games the engine did not win, its first position with a win by threats";
+      in the games the engine did not win, its first position with a win by threats
+  defence diverge [--engine A|B] [--nodes N] RECORD... --against RECORD...
+      where the engine's lost games first left reference games (another engine's) that
+      held from the same opening, and which move our long search plays there";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,6 +72,7 @@ fn main() {
         Some("run") => run(&args[1..]),
         Some("first-scores") => first_scores(&args[1..]),
         Some("missed") => missed(&args[1..]),
+        Some("diverge") => diverge::diverge(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     if let Err(why) = code {
