@@ -116,3 +116,38 @@ fn diverge_finds_where_a_lost_game_left_a_reference_game_that_held() {
     let bare = Command::new(DEFENCE).args(["diverge", &lost]).output().unwrap();
     assert!(!bare.status.success());
 }
+
+#[test]
+fn diverge_reversed_compares_the_games_that_held_with_the_references_that_lost() {
+    // The control: our white game that held, against a reference game on the same opening
+    // whose white lost after another white move; a reference whose white held is left out.
+    let held = record(
+        "dvr-ours.txt",
+        "1/2 draw by full-board",
+        &[("opening", 3, 3), ("A", 8, 8), ("B", 4, 4), ("A", 0, 0), ("B", 2, 2)],
+    );
+    let lost = record(
+        "dvr-ref1.txt",
+        "1-0 A wins by five",
+        &[("opening", 3, 3), ("B", 8, 8), ("A", 4, 4), ("B", 1, 1), ("A", 2, 2)],
+    );
+    let also_held = record(
+        "dvr-ref2.txt",
+        "1/2 draw by full-board",
+        &[("opening", 3, 3), ("B", 8, 8), ("A", 4, 4), ("B", 9, 9)],
+    );
+    let out = Command::new(DEFENCE)
+        .args(["diverge", "--reverse", "--nodes", "2000", &held, "--against", &lost, &also_held])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("move 4: ours 0,0, the reference's 1,1;"), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with(
+            "1 games held by A; 1 pairs of one of them and a reference game that lost from the \
+             same opening; 1 positions where our move was the first difference (move 4: 1)"
+        ),
+        "{text}"
+    );
+}

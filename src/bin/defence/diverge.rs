@@ -7,7 +7,9 @@
 //! ours again (the search does not see why ours is worse, if it is), or another.
 //!
 //! One game that held is weak evidence that a move is better (the reference engine's games
-//! vary from run to run): the counts over many openings are what the report is for.
+//! vary from run to run): the counts over many openings are what the report is for, beside
+//! their control, `--reverse`: our games that held against the reference's games that lost
+//! (how often our long search plays the reference's move where that move did worse).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -56,12 +58,12 @@ struct Reference {
     winner: Option<Color>,
 }
 
-/// `defence diverge [--engine A|B] [--nodes N] RECORD... --against RECORD...`
+/// `defence diverge [--engine A|B] [--nodes N] [--reverse] RECORD... --against RECORD...`
 pub fn diverge(args: &[String]) -> Result<(), String> {
     let mut engine = "A".to_string();
     let mut nodes = SEARCH_NODES;
     let (mut ours, mut refs) = (Vec::new(), Vec::new());
-    let mut against = false;
+    let (mut against, mut reverse) = (false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -71,6 +73,7 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
                 nodes = n.parse().map_err(|_| format!("--nodes: bad count {n}"))?;
             }
             "--against" => against = true,
+            "--reverse" => reverse = true,
             f if against => refs.push(f.to_string()),
             f => ours.push(f.to_string()),
         }
@@ -87,21 +90,29 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
         .collect::<Result<_, String>>()?;
     // Each position once (the same split recurs when both sides repeat their games).
     let mut splits: BTreeMap<(Vec<Pos>, Pos, Pos), String> = BTreeMap::new();
-    let (mut lost, mut compared, mut theirs) = (0, 0, 0);
+    let (mut games, mut compared, mut theirs) = (0, 0, 0);
     for f in &ours {
         let record = Record::read(f)?;
         let mine = record.moves_of(&engine);
         let Some(&first) = mine.first() else { continue };
         let colour = if first % 2 == 0 { Color::Black } else { Color::White };
-        if record.winner() != Some(colour.opp()) || !record.result.contains("by five") {
+        // The games compared: those our side lost by five (not by a fault); with `--reverse`,
+        // those it held (drew or won).
+        let wanted = if reverse {
+            record.winner() != Some(colour.opp())
+        } else {
+            record.winner() == Some(colour.opp()) && record.result.contains("by five")
+        };
+        if !wanted {
             continue;
         }
-        lost += 1;
+        games += 1;
         let opening = record.opening_len();
         let same = |r: &&Reference| {
             r.opening == opening && r.moves.get(..opening) == record.moves.get(..opening)
         };
-        for r in refs.iter().filter(same).filter(|r| r.winner != Some(colour.opp())) {
+        let held = |r: &&Reference| (r.winner != Some(colour.opp())) != reverse;
+        for r in refs.iter().filter(same).filter(held) {
             compared += 1;
             match first_split(&record.moves, &r.moves, opening, colour == Color::Black) {
                 Split::Ours(k) => {
@@ -139,10 +150,12 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
     }
     let by_move: Vec<String> = at.iter().map(|(m, n)| format!("move {m}: {n}")).collect();
     println!(
-        "{lost} games lost by {engine}; {compared} pairs of one of them and a reference game \
-         that held from the same opening; {} positions where our move was the first difference ({}), {theirs} pairs \
+        "{games} games {} by {engine}; {compared} pairs of one of them and a reference game \
+         that {} from the same opening; {} positions where our move was the first difference ({}), {theirs} pairs \
          where the opponent's was; our long search ({nodes} nodes) plays the reference's move \
          in {}, ours again in {}, another in {}",
+        if reverse { "held" } else { "lost" },
+        if reverse { "lost" } else { "held" },
         splits.len(),
         by_move.join(", "),
         picks[0],

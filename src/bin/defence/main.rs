@@ -61,9 +61,10 @@ usage:
       our long search's score before the engine's first unforced move of each game
   defence missed [--engine A|B] [--nodes N] RECORD...
       in the games the engine did not win, its first position with a win by threats
-  defence diverge [--engine A|B] [--nodes N] RECORD... --against RECORD...
+  defence diverge [--engine A|B] [--nodes N] [--reverse] RECORD... --against RECORD...
       where the engine's lost games first left reference games (another engine's) that
-      held from the same opening, and which move our long search plays there";
+      held from the same opening, and which move our long search plays there; --reverse:
+      its games that held against the reference's that lost (the control)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
