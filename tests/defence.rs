@@ -98,8 +98,9 @@ fn diverge_finds_where_a_lost_game_left_a_reference_game_that_held() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.contains("move 4: ours 0,0 (")).unwrap_or_default();
     assert!(
-        text.contains("move 4: ours 0,0, the reference's 9,9; our long search plays"),
+        line.contains("the reference's 9,9 (") && line.contains("our long search plays"),
         "{text}"
     );
     assert!(text.contains("dv-ours.txt / ") && text.contains("dv-ref1.txt"), "{text}");
@@ -112,6 +113,13 @@ fn diverge_finds_where_a_lost_game_left_a_reference_game_that_held() {
         ),
         "{summary}"
     );
+    // The one position is counted once among the moves' score comparisons.
+    let count = |key: &str| -> usize {
+        let tail = summary.split(key).nth(1).unwrap_or_else(|| panic!("{summary}"));
+        tail.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    };
+    let counts = [count("better by more than 30 in "), count(", ours in "), count("within 30 in ")];
+    assert_eq!(counts.iter().sum::<usize>(), 1, "{summary}");
     // Without the reference games there is nothing to compare.
     let bare = Command::new(DEFENCE).args(["diverge", &lost]).output().unwrap();
     assert!(!bare.status.success());
@@ -142,7 +150,10 @@ fn diverge_reversed_compares_the_games_that_held_with_the_references_that_lost()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("move 4: ours 0,0, the reference's 1,1;"), "{text}");
+    assert!(
+        text.contains("move 4: ours 0,0 (") && text.contains("the reference's 1,1 ("),
+        "{text}"
+    );
     assert!(
         text.lines().last().unwrap().starts_with(
             "1 games held by A; 1 pairs of one of them and a reference game that lost from the \

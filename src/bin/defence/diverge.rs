@@ -12,16 +12,14 @@
 //! (how often our long search plays the reference's move where that move did worse).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 use wuzi::board::{Color, Pos};
-use wuzi::budget::Limits;
+use wuzi::params::WIN;
+use wuzi::pattern::Combo;
 use wuzi::record::Record;
 use wuzi::search::score_text;
-use wuzi::searcher::Searcher;
-use wuzi::timeman::WallClock;
 
-use crate::{board_after, pos_text, SEARCH_NODES};
+use crate::{board_after, pos_text, search_nodes, SEARCH_NODES};
 
 /// Where two games from the same opening first differ.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,6 +46,21 @@ pub fn first_split(ours: &[Pos], reference: &[Pos], opening: usize, ours_black: 
     } else {
         Split::Theirs(common)
     }
+}
+
+/// Two moves' scores closer than this (evaluation units: `params::EVAL_SCALE` a logit) are a
+/// tie for the report.
+const CLOSE: i32 = 30;
+
+/// The score of `mv` after `moves` for the side that plays it: a five wins at once, else our
+/// long search of the position after it, from the other side's view, negated.
+fn score_after(moves: &[Pos], mv: Pos, nodes: u64) -> Result<i32, String> {
+    let mut board = board_after(moves)?;
+    if board.combo(mv, board.side_to_move()) == Combo::Five {
+        return Ok(WIN - 1);
+    }
+    board.make(mv);
+    Ok(-search_nodes(&mut board, nodes).score)
 }
 
 /// A game of the reference set: its moves, opening length and winner.
@@ -125,42 +138,54 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
         }
     }
     let (mut picks, mut at) = ([0usize; 3], BTreeMap::<usize, usize>::new());
-    for ((before, mine, theirs_move), games) in &splits {
-        let mut board = board_after(before)?;
-        let mut searcher = Searcher::new(64);
-        let stop = AtomicBool::new(false);
-        let limits = Limits::nodes(nodes);
-        let report = searcher.think(&mut board, limits, &WallClock::new(), &stop, &mut |_| {});
+    // How the two moves score after them: the reference's better, ours better, or close.
+    let mut scored = [0usize; 3];
+    for ((before, mine, other), pair) in &splits {
+        let report = search_nodes(&mut board_after(before)?, nodes);
         let best = report.best;
         let (kind, which) = match best {
-            Some(b) if b == *theirs_move => (0, "the reference's"),
+            Some(b) if b == *other => (0, "the reference's"),
             Some(b) if b == *mine => (1, "ours again"),
             _ => (2, "another"),
         };
         picks[kind] += 1;
         *at.entry(before.len() + 1).or_default() += 1;
+        let (s_mine, s_other) =
+            (score_after(before, *mine, nodes)?, score_after(before, *other, nodes)?);
+        scored[match s_other - s_mine {
+            d if d > CLOSE => 0,
+            d if d < -CLOSE => 1,
+            _ => 2,
+        }] += 1;
         println!(
-            "{games}: move {}: ours {}, the reference's {}; our long search plays {} ({which}, {})",
+            "{pair}: move {}: ours {} ({}), the reference's {} ({}); our long search plays {} \
+             ({which}, {})",
             before.len() + 1,
             pos_text(*mine),
-            pos_text(*theirs_move),
+            score_text(s_mine),
+            pos_text(*other),
+            score_text(s_other),
             best.map_or("nothing".to_string(), pos_text),
             score_text(report.score)
         );
     }
     let by_move: Vec<String> = at.iter().map(|(m, n)| format!("move {m}: {n}")).collect();
+    let (ours_verb, theirs_verb) = if reverse { ("held", "lost") } else { ("lost", "held") };
     println!(
-        "{games} games {} by {engine}; {compared} pairs of one of them and a reference game \
-         that {} from the same opening; {} positions where our move was the first difference ({}), {theirs} pairs \
-         where the opponent's was; our long search ({nodes} nodes) plays the reference's move \
-         in {}, ours again in {}, another in {}",
-        if reverse { "held" } else { "lost" },
-        if reverse { "lost" } else { "held" },
+        "{games} games {ours_verb} by {engine}; {compared} pairs of one of them and a reference \
+         game that {theirs_verb} from the same opening; {} positions where our move was the \
+         first difference ({}), {theirs} pairs where the opponent's was; our long search \
+         ({nodes} nodes) plays the reference's move in {}, ours again in {}, another in {}; \
+         after the two moves it scores the reference's better by more than {CLOSE} in {}, ours \
+         in {}, within {CLOSE} in {}",
         splits.len(),
         by_move.join(", "),
         picks[0],
         picks[1],
-        picks[2]
+        picks[2],
+        scored[0],
+        scored[1],
+        scored[2]
     );
     Ok(())
 }

@@ -128,9 +128,14 @@ fn forced(board: &Board) -> bool {
 
 /// The brain's own long search of `board` (fixed nodes, fresh tables: repeatable).
 fn search(board: &mut Board) -> wuzi::search::SearchReport {
+    search_nodes(board, SEARCH_NODES)
+}
+
+/// [`search`] with another node count.
+fn search_nodes(board: &mut Board, nodes: u64) -> wuzi::search::SearchReport {
     let mut searcher = Searcher::new(64);
     let stop = AtomicBool::new(false);
-    searcher.think(board, Limits::nodes(SEARCH_NODES), &WallClock::new(), &stop, &mut |_| {})
+    searcher.think(board, Limits::nodes(nodes), &WallClock::new(), &stop, &mut |_| {})
 }
 
 /// The side to move's VCT on `board`, if the long solve finds one.
