@@ -19,7 +19,7 @@ use wuzi::pattern::Combo;
 use wuzi::record::Record;
 use wuzi::search::score_text;
 
-use crate::{board_after, pos_text, search_nodes, SEARCH_NODES};
+use crate::{board_after, nodes_arg, pos_text, search_nodes, SEARCH_NODES};
 
 /// Where two games from the same opening first differ.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,10 +81,7 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--engine" => engine = it.next().ok_or("--engine needs A or B")?.clone(),
-            "--nodes" => {
-                let n = it.next().ok_or("--nodes needs a count")?;
-                nodes = n.parse().map_err(|_| format!("--nodes: bad count {n}"))?;
-            }
+            "--nodes" => nodes = nodes_arg(it.next())?,
             "--against" => against = true,
             "--reverse" => reverse = true,
             f if against => refs.push(f.to_string()),

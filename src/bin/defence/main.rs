@@ -103,6 +103,12 @@ fn parse_pos(t: &str) -> Result<Pos, String> {
     Ok(Pos::new(r, c))
 }
 
+/// The count after a `--nodes` flag.
+fn nodes_arg(arg: Option<&String>) -> Result<u64, String> {
+    let n = arg.ok_or("--nodes needs a count")?;
+    n.parse().map_err(|_| format!("--nodes: bad count {n}"))
+}
+
 fn parse_list(t: &str) -> Result<Vec<Pos>, String> {
     t.split_whitespace().map(parse_pos).collect()
 }

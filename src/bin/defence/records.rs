@@ -7,7 +7,7 @@ use wuzi::record::Record;
 use wuzi::search::score_text;
 use wuzi::threat::Solver;
 
-use crate::{board_after, forced, pos_text, search, vct, PROOF_NODES};
+use crate::{board_after, forced, nodes_arg, pos_text, search, vct, PROOF_NODES};
 
 /// A game's moves (opening included) and the indices of one engine's moves among them.
 pub type Game = (Vec<Pos>, Vec<usize>);
@@ -102,10 +102,7 @@ pub fn missed(args: &[String]) -> Result<(), String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--engine" => engine = it.next().ok_or("--engine needs A or B")?.clone(),
-            "--nodes" => {
-                let n = it.next().ok_or("--nodes needs a count")?;
-                nodes = n.parse().map_err(|_| format!("--nodes: bad count {n}"))?;
-            }
+            "--nodes" => nodes = nodes_arg(it.next())?,
             f => files.push(f.to_string()),
         }
     }
