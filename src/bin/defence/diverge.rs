@@ -3,8 +3,9 @@
 //! the engine lost, every reference game on the same opening whose side of our colour did not
 //! lose is walked beside ours to the first stone where they differ. When that stone is ours,
 //! the position before it is one where the reference chose otherwise and held; our own long
-//! search then says which move it would play there: the reference's (a move more search finds),
-//! ours again (the search does not see why ours is worse, if it is), or another.
+//! search then says which move it would play there (the reference's, ours again, or another)
+//! and how each of the two moves scores when searched on its own: whether more of our search
+//! would have told them apart.
 //!
 //! One game that held is weak evidence that a move is better (the reference engine's games
 //! vary from run to run): the counts over many openings are what the report is for, beside

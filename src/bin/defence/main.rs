@@ -63,8 +63,9 @@ usage:
       in the games the engine did not win, its first position with a win by threats
   defence diverge [--engine A|B] [--nodes N] [--reverse] RECORD... --against RECORD...
       where the engine's lost games first left reference games (another engine's) that
-      held from the same opening, and which move our long search plays there; --reverse:
-      its games that held against the reference's that lost (the control)";
+      held from the same opening, which move our long search plays there and how the two
+      moves score; --reverse: its games that held against the reference's that lost (the
+      control)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
