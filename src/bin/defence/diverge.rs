@@ -20,6 +20,7 @@ use wuzi::pattern::Combo;
 use wuzi::record::Record;
 use wuzi::search::score_text;
 
+use crate::records::{outcome, DRAWN, LOST, WON};
 use crate::{board_after, nodes_arg, pos_text, search_nodes, SEARCH_NODES};
 
 /// Where two games from the same opening first differ.
@@ -109,10 +110,10 @@ pub fn diverge(args: &[String]) -> Result<(), String> {
         let colour = if first % 2 == 0 { Color::Black } else { Color::White };
         // The games compared: those our side lost by five (not by a fault); with `--reverse`,
         // those it held (drew or won).
-        let wanted = if reverse {
-            record.winner() != Some(colour.opp())
-        } else {
-            record.winner() == Some(colour.opp()) && record.result.contains("by five")
+        let wanted = match outcome(&record, &engine) {
+            LOST => !reverse,
+            WON | DRAWN => reverse,
+            _ => false,
         };
         if !wanted {
             continue;

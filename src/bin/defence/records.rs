@@ -22,18 +22,25 @@ pub fn read_record(path: &str, engine: &str) -> Result<Option<Game>, String> {
 /// The outcome of a game the engine lost by five (not by a fault).
 pub const LOST: &str = "lost";
 /// The outcome of a game the engine won (`missed` skips those).
-const WON: &str = "won";
+pub const WON: &str = "won";
+/// The outcome of a drawn game (or a record without a result).
+pub const DRAWN: &str = "drawn";
+
+/// How the game of `record` ended for `engine`.
+pub fn outcome(record: &Record, engine: &str) -> &'static str {
+    let result = &record.result;
+    match () {
+        _ if result.contains(&format!(" {engine} wins")) => WON,
+        _ if result.contains("wins by five") => LOST,
+        _ if result.contains("wins") => "lost by a fault",
+        _ => DRAWN,
+    }
+}
 
 /// The arena record's moves, the indices of `engine`'s own moves, and how it ended for it.
 pub fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'static str), String> {
     let record = Record::read(path)?;
-    let result = &record.result;
-    let outcome = match () {
-        _ if result.contains(&format!(" {engine} wins")) => WON,
-        _ if result.contains("wins by five") => LOST,
-        _ if result.contains("wins") => "lost by a fault",
-        _ => "drawn",
-    };
+    let outcome = outcome(&record, engine);
     let ours = record.moves_of(engine);
     Ok((record.moves, ours, outcome))
 }
