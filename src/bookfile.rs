@@ -75,12 +75,13 @@ pub fn append(path: &str, lines: &[String]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The positions of a tree file by canonical key (the first line of a position counts).
+/// The positions of a tree file by canonical key (the last line of a position counts: `book
+/// refresh` appends its new lines).
 pub fn load_tree(path: &str) -> HashMap<u64, Searched> {
     let mut map = HashMap::new();
     for s in read_lines(path).iter().filter_map(|l| parse_tree_line(l)) {
         if let Ok(b) = board_after(StartPos::Center4, &s.moves) {
-            map.entry(canonical(&b).0).or_insert(s);
+            map.insert(canonical(&b).0, s);
         }
     }
     map

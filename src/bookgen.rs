@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::bench::{board_after, parse_moves};
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::book::canonical;
+use crate::book::{canonical, KEY_MASK, PROVEN};
 use crate::bookfile::{
     append, load_proof, load_tree, moves_text, read_lines, tree_line, Searched, DATA_FILE,
     PROOF_FILE, TREE_FILE,
@@ -58,6 +58,9 @@ pub const USAGE: &str = "\
 wuzi book build  [--tree FILE] [--ms MS] [--workers N] [--positions N] [--minutes M]
                  [--width K] [--max-ply P]      grow the searched tree (resumable)
                  [--seed 'MOVES;MOVES']         search these lines' positions first
+wuzi book refresh [--tree FILE] [--proof FILE] [--ms MS | --nodes N] [--workers N]
+                 search again every position the book plays a searched move from
+                 (resumable; the new line of a position wins over the old)
 wuzi book prove  [--proof FILE] [--from MOVES] [--secs S] [--nodes N] [--width K]
                  [--max-ply P] [--vct-nodes N]  proof-number search that black wins
 wuzi book prove  --from-tree FILE [--secs-each S] ...   prove each position the
@@ -75,6 +78,7 @@ pub fn main(args: &[String]) -> i32 {
     let result = Options::parse(rest).and_then(|o| match cmd {
         "build" => build(&o),
         "prove" => prove(&o),
+        "refresh" => refresh(&o),
         "export" => crate::bookfile::export(
             o.text("tree", TREE_FILE),
             o.text("proof", PROOF_FILE),
@@ -184,11 +188,14 @@ impl TreeView<'_> {
 }
 
 fn search_one(moves: &[Pos], ms: u64) -> Option<Searched> {
+    search_with(moves, crate::budget::Limits::movetime(ms))
+}
+
+fn search_with(moves: &[Pos], limits: crate::budget::Limits) -> Option<Searched> {
     let mut board = board_after(StartPos::Center4, moves).ok()?;
     let mut searcher = crate::searcher::Searcher::new(32);
     let clock = crate::timeman::WallClock::new();
     let stop = AtomicBool::new(false);
-    let limits = crate::budget::Limits::movetime(ms);
     let black = board.side_to_move() == Color::Black;
     let r = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
     let best = r.best?;
@@ -264,6 +271,88 @@ fn build(o: &Options) -> Result<(), String> {
             );
         }
     }
+    Ok(())
+}
+
+/// Searches again, with today's search, every position of the tree from which the book that
+/// `export` would write plays a searched move (not a proven one), and appends the new lines
+/// to the tree, where they replace the old. The book's searched moves were made by the
+/// search and evaluation of their day; a move changed may take the book into positions
+/// that were never searched (the book ends there) or into others that are searched in
+/// turn, so the reach is worked out again after every batch.
+fn refresh(o: &Options) -> Result<(), String> {
+    let path = o.text("tree", TREE_FILE).to_string();
+    let proof_path = o.text("proof", PROOF_FILE).to_string();
+    let ms: u64 = o.num("ms", 4000)?;
+    let nodes: u64 = o.num("nodes", 0)?;
+    let workers: usize = o.num("workers", 1)?.max(1);
+    let (args, limits) = if nodes > 0 {
+        (format!("refresh --nodes {nodes}"), crate::budget::Limits::nodes(nodes))
+    } else {
+        (format!("refresh --ms {ms}"), crate::budget::Limits::movetime(ms))
+    };
+    let comment = command_comment(&args);
+    // Resuming: what this command wrote after its comment is done.
+    let lines = read_lines(&path);
+    let mut done: HashSet<u64> = match lines.iter().position(|l| *l == comment) {
+        Some(i) => lines[i + 1..]
+            .iter()
+            .filter_map(|l| crate::bookfile::parse_tree_line(l))
+            .filter_map(|s| board_after(StartPos::Center4, &s.moves).ok())
+            .map(|b| canonical(&b).0)
+            .collect(),
+        None => {
+            append(&path, &[comment]).map_err(|e| format!("{path}: {e}"))?;
+            HashSet::new()
+        }
+    };
+    let proof = load_proof(&proof_path);
+    let (mut searched, mut changed) = (0, 0);
+    loop {
+        let tree = load_tree(&path);
+        let (table, _) = crate::bookfile::entries(&tree, &proof);
+        let reached = crate::book::reached_keys(&table);
+        let mut todo: Vec<&Searched> = tree
+            .iter()
+            .filter(|(k, _)| !done.contains(*k) && reached.contains(&(*k & KEY_MASK)))
+            .filter(|(k, _)| {
+                let i = table.binary_search_by_key(&(*k & KEY_MASK), |e| e & KEY_MASK);
+                i.is_ok_and(|i| crate::book::unpack(table[i]).2 & PROVEN == 0)
+            })
+            .map(|(_, s)| s)
+            .collect();
+        if todo.is_empty() {
+            break;
+        }
+        // Nearest the start first: those are the moves every book game plays.
+        todo.sort_by(|a, b| a.moves.len().cmp(&b.moves.len()).then(a.moves.cmp(&b.moves)));
+        todo.truncate(workers);
+        let results: Vec<Option<Searched>> = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                todo.iter().map(|s| scope.spawn(move || search_with(&s.moves, limits))).collect();
+            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        });
+        let mut new_lines = Vec::new();
+        for (old, new) in todo.iter().zip(&results) {
+            let b = board_after(StartPos::Center4, &old.moves)?;
+            done.insert(canonical(&b).0);
+            let Some(new) = new else { continue };
+            searched += 1;
+            changed += usize::from(new.best != old.best);
+            eprintln!(
+                "book refresh: [{searched}, {changed} changed] {} -> {} (was {}) score {} (was {}) depth {}",
+                moves_text(&new.moves),
+                new.best,
+                old.best,
+                new.score,
+                old.score,
+                new.depth
+            );
+            new_lines.push(tree_line(new));
+        }
+        append(&path, &new_lines).map_err(|e| format!("{path}: {e}"))?;
+    }
+    println!("book refresh: {searched} positions searched again, {changed} moves changed");
     Ok(())
 }
 

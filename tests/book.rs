@@ -205,3 +205,51 @@ fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
     let hit = wuzi::book::lookup_in(&table, &board).unwrap();
     assert_eq!((hit.pos, hit.proven), (proven_win, true));
 }
+
+#[test]
+fn refresh_searches_again_only_what_the_book_still_plays_and_resumes() {
+    use std::sync::atomic::AtomicBool;
+    use wuzi::bookfile::load_tree;
+    let dir = std::env::temp_dir().join(format!("wuzi-refresh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tree = dir.join("tree.txt").to_string_lossy().into_owned();
+    let proof = dir.join("none.txt").to_string_lossy().into_owned();
+    // A stale move at the start (the corner); the position after it, which the book reaches
+    // only through that move; and one no book line reaches (black's far 0,0).
+    std::fs::write(&tree, " | 0 5 0,11\n0,11 | 0 5 0,10\n0,0 | 0 5 1,1\n").unwrap();
+    let run = || {
+        let args: Vec<String> = ["refresh", "--tree", &tree, "--proof", &proof, "--nodes", "3000"]
+            .map(String::from)
+            .into();
+        wuzi::bookgen::main(&args)
+    };
+    assert_eq!(run(), 0);
+    // What the same search plays from the start.
+    let mut board = Board::with_start(12, StartPos::Center4);
+    let mut searcher = wuzi::searcher::Searcher::new(32);
+    let clock = wuzi::timeman::WallClock::new();
+    let r = searcher.think(
+        &mut board,
+        wuzi::budget::Limits::nodes(3000),
+        &clock,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let expected = r.best.unwrap();
+    let key = |moves: &str| {
+        canonical(&board_after(StartPos::Center4, &parse_moves(moves).unwrap()).unwrap()).0
+    };
+    let after = load_tree(&tree);
+    assert_ne!(expected.to_string(), "0,11");
+    assert_eq!(after[&key("")].best, expected, "the start's stale move replaced");
+    // The book no longer goes to 0,11, so that position was left as it was; nor was the
+    // unreached one searched.
+    assert_eq!(after[&key("0,11")].best.to_string(), "0,10");
+    assert_eq!(after[&key("0,0")].best.to_string(), "1,1");
+    // Resumed: nothing left to search, nothing appended.
+    let before = std::fs::read_to_string(&tree).unwrap();
+    assert_eq!(run(), 0);
+    assert_eq!(std::fs::read_to_string(&tree).unwrap(), before);
+    assert!(before.contains("# wuzi book refresh --nodes 3000"));
+    std::fs::remove_dir_all(&dir).ok();
+}
