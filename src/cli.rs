@@ -18,7 +18,7 @@ usage:
   wuzi play [--black|--white] [--empty] [--time MS] [--size N]
                             play a game by hand in the terminal (you are black unless
                             --white; from the judge's four stones unless --empty)
-  wuzi book build|prove|export|stats ...
+  wuzi book build|prove|refresh|export|stats ...
                             make or describe the opening book (wuzi book help)
   wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
 
