@@ -7,12 +7,12 @@
 //! `cargo run --release -- book build --ms 5000 --width 3 --max-ply 14`
 //! `cargo run --release -- book build --ms 5000 --seed '7,7 6,7 6,8 7,8'`
 //! `cargo run --release -- book build --ms 5000 --seed '7,7 6,7 6,8 4,7 7,6 8,7'`
-//! `cargo run --release -- book refresh --ms 4000`
 //! `cargo run --release -- book prove --from '' --width 6 --max-ply 40 --vct-nodes 30000`
 //! `cargo run --release -- book prove --from-tree book/tree.txt --secs-each 20 --width 8 --max-ply 40 --vct-nodes 30000`
 //! `cargo run --release -- book prove --from-tree book/tree.txt --secs-each 15 --width 8 --max-ply 40 --vct-nodes 30000`
 //! `cargo run --release -- book prove --from '7,7 6,7 6,8 7,8' --secs 240 --width 6 --max-ply 40 --vct-nodes 30000`
 //! `cargo run --release -- book prove --from '7,7 6,7 6,8 7,8 7,4 8,3' --secs 200 --width 6 --max-ply 40 --vct-nodes 30000`
+//! `cargo run --release -- book refresh --ms 4000`
 //! 16128 positions (15424 proven won for black): those reached from the start of the
 //! 41565 made of 836 searched and 40861 proven positions.
 

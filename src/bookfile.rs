@@ -158,6 +158,9 @@ pub fn export(tree_path: &str, proof_path: &str, out: &str) -> Result<(), String
         .filter(|l| l.starts_with("# wuzi book"))
         .collect();
     cmds.dedup();
+    // A refresh runs after the proofs it leaves alone (it skips the proven positions), so it
+    // is listed last, in the order the commands are to be run again.
+    cmds.sort_by_key(|c| c.starts_with("# wuzi book refresh"));
     for c in cmds {
         text.push_str(&format!(
             "//! `cargo run --release -- {}`\n",
