@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::bench::{board_after, parse_moves};
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::book::{canonical, KEY_MASK, PROVEN};
+use crate::book::{canonical, KEY_MASK};
 use crate::bookfile::{
     append, load_proof, load_tree, moves_text, read_lines, tree_line, Searched, DATA_FILE,
     PROOF_FILE, TREE_FILE,
@@ -307,35 +307,37 @@ fn refresh(o: &Options) -> Result<(), String> {
         }
     };
     let proof = load_proof(&proof_path);
+    // A proven position's entry is the proven move (see `entries`): never searched again.
+    let proven: HashSet<u64> = proof.iter().map(|p| p.2).collect();
     let (mut searched, mut changed) = (0, 0);
     loop {
         let tree = load_tree(&path);
         let (table, _) = crate::bookfile::entries(&tree, &proof);
         let reached = crate::book::reached_keys(&table);
-        let mut todo: Vec<&Searched> = tree
+        let mut todo: Vec<(u64, &Searched)> = tree
             .iter()
-            .filter(|(k, _)| !done.contains(*k) && reached.contains(&(*k & KEY_MASK)))
-            .filter(|(k, _)| {
-                let i = table.binary_search_by_key(&(*k & KEY_MASK), |e| e & KEY_MASK);
-                i.is_ok_and(|i| crate::book::unpack(table[i]).2 & PROVEN == 0)
-            })
-            .map(|(_, s)| s)
+            .filter(|(k, _)| !done.contains(*k) && !proven.contains(*k))
+            .filter(|(k, _)| reached.contains(&(*k & KEY_MASK)))
+            .map(|(&k, s)| (k, s))
             .collect();
         if todo.is_empty() {
             break;
         }
         // Nearest the start first: those are the moves every book game plays.
-        todo.sort_by(|a, b| a.moves.len().cmp(&b.moves.len()).then(a.moves.cmp(&b.moves)));
+        todo.sort_by(|(_, a), (_, b)| {
+            a.moves.len().cmp(&b.moves.len()).then(a.moves.cmp(&b.moves))
+        });
         todo.truncate(workers);
         let results: Vec<Option<Searched>> = std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                todo.iter().map(|s| scope.spawn(move || search_with(&s.moves, limits))).collect();
+            let handles: Vec<_> = todo
+                .iter()
+                .map(|(_, s)| scope.spawn(move || search_with(&s.moves, limits)))
+                .collect();
             handles.into_iter().map(|h| h.join().ok().flatten()).collect()
         });
         let mut new_lines = Vec::new();
-        for (old, new) in todo.iter().zip(&results) {
-            let b = board_after(StartPos::Center4, &old.moves)?;
-            done.insert(canonical(&b).0);
+        for ((key, old), new) in todo.iter().zip(&results) {
+            done.insert(*key);
             let Some(new) = new else { continue };
             searched += 1;
             changed += usize::from(new.best != old.best);
