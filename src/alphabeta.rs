@@ -165,6 +165,9 @@ impl Searcher {
         // Step 6. Generate and order the moves.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let threat = generate(board, &mut moves);
+        if let Some(sampler) = self.sampler.as_mut() {
+            sampler.visit(board, depth);
+        }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
             return 0;

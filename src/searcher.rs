@@ -47,7 +47,52 @@ pub struct Searcher {
     /// The node count at which the next poll of the limits is due.
     pub(crate) next_poll: u64,
     pub(crate) stopped: bool,
+    /// Training data: positions the search visits, sampled (`datagen --tree-every`); `None`
+    /// in play.
+    pub sampler: Option<NodeSampler>,
     hash_mb: usize,
+}
+
+/// Samples the positions inside a search's tree, where move ordering does its work, for the
+/// policy's training data: the game positions alone are the positions of good play, while
+/// most nodes of a tree follow a poor move and want its refutation.
+pub struct NodeSampler {
+    /// Only nodes with at least this many plies left are candidates (the ordering decides
+    /// reductions and pruning there).
+    pub min_depth: i32,
+    /// About one candidate in this many is taken.
+    pub every: u64,
+    rng: u64,
+    /// The positions taken since the last [`NodeSampler::take`], each as its moves from the
+    /// start stones, in order.
+    taken: Vec<Vec<Pos>>,
+}
+
+impl NodeSampler {
+    /// A sampler of about one node in `every` with `min_depth` plies left, seeded by `seed`.
+    pub fn new(min_depth: i32, every: u64, seed: u64) -> NodeSampler {
+        NodeSampler { min_depth, every: every.max(1), rng: seed, taken: Vec::new() }
+    }
+
+    /// A node of `depth` plies left at `board`: taken or not.
+    pub(crate) fn visit(&mut self, board: &Board, depth: i32) {
+        if depth < self.min_depth {
+            return;
+        }
+        // SplitMix64: the crate has no dependencies.
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        if (z ^ (z >> 31)) % self.every == 0 {
+            self.taken.push(board.moves().map(|(p, _)| p).collect());
+        }
+    }
+
+    /// The positions taken so far, handed over and forgotten.
+    pub fn take(&mut self) -> Vec<Vec<Pos>> {
+        std::mem::take(&mut self.taken)
+    }
 }
 
 impl Searcher {
@@ -66,6 +111,7 @@ impl Searcher {
             nodes: 0,
             next_poll: 0,
             stopped: false,
+            sampler: None,
             hash_mb,
         }
     }
@@ -89,7 +135,9 @@ impl Searcher {
 
     /// Starts every table afresh (after a failure, and for the bench).
     pub fn reset(&mut self) {
+        let sampler = self.sampler.take();
         *self = Searcher::new(self.hash_mb);
+        self.sampler = sampler;
     }
 }
 
@@ -135,4 +183,58 @@ pub(crate) fn with_test_searcher<R>(f: impl FnOnce(&mut Searcher, &Control) -> R
     let ctl =
         Control { tm: TimeManager::new(&clock, Limits::depth(1)), stop: &stop, max_nodes: 1 << 20 };
     f(&mut Searcher::new(1), &ctl)
+}
+
+#[cfg(test)]
+mod sampler_tests {
+    use super::*;
+    use crate::bench::{board_after, parse_moves, POSITIONS};
+    use crate::budget::Limits;
+    use crate::timeman::FakeClock;
+
+    /// A fixed-depth search of bench position `i`, with or without a sampler of every node.
+    fn search(i: usize, sampler: Option<NodeSampler>) -> (crate::search::SearchReport, Searcher) {
+        let (start, moves) = POSITIONS[i];
+        let mut board = board_after(start, &parse_moves(moves).unwrap()).unwrap();
+        let mut s = Searcher::new(1);
+        s.sampler = sampler;
+        let (clock, stop) = (FakeClock::default(), AtomicBool::new(false));
+        let report = s.think(&mut board, Limits::depth(5), &clock, &stop, &mut |_| {});
+        (report, s)
+    }
+
+    #[test]
+    fn sampling_takes_positions_of_the_tree_and_leaves_the_search_alone() {
+        let (start, moves) = POSITIONS[0];
+        let root = parse_moves(moves).unwrap();
+        let (plain, _) = search(0, None);
+        let (sampled, mut s) = search(0, Some(NodeSampler::new(2, 1, 7)));
+        // The same tree: the sampler only looks.
+        assert_eq!(
+            (plain.best, plain.score, plain.nodes),
+            (sampled.best, sampled.score, sampled.nodes)
+        );
+        let taken = s.sampler.as_mut().unwrap().take();
+        assert!(taken.len() > 100, "every node of depth 2 or more: {}", taken.len());
+        for path in &taken {
+            // Each is the root's line followed by moves of the tree, a legal position.
+            assert!(path.len() > root.len() && path.starts_with(&root), "{path:?}");
+            assert!(board_after(start, path).is_ok());
+        }
+        assert!(
+            s.sampler.as_mut().unwrap().take().is_empty(),
+            "taken positions are handed over once"
+        );
+        // One in ten takes about a tenth.
+        let (_, mut s) = search(0, Some(NodeSampler::new(2, 10, 7)));
+        let tenth = s.sampler.as_mut().unwrap().take().len();
+        assert!(
+            tenth * 10 > taken.len() / 2 && tenth * 10 < taken.len() * 2,
+            "{tenth} of {}",
+            taken.len()
+        );
+        // Deeper nodes only: fewer.
+        let (_, mut s) = search(0, Some(NodeSampler::new(4, 1, 7)));
+        assert!(s.sampler.as_mut().unwrap().take().len() < taken.len());
+    }
 }

@@ -167,3 +167,42 @@ fn arena_records_become_games_that_relabel_reads() {
     assert_eq!(parsed[1].0, "2 D 0 4,7 7,4");
     assert_eq!((parsed[0].1.len(), parsed[1].1.len()), (2, 2), "a score for every move searched");
 }
+
+#[test]
+fn tree_samples_follow_their_game_and_end_in_a_searched_move() {
+    let dir = scratch("tree");
+    let out = dir.join("tree.txt");
+    let out = out.to_str().unwrap();
+    let args = ["--games", "2", "--nodes", "2000", "--seed", "3", "--threads", "1"];
+    let tree = ["--tree-every", "20", "--label-nodes", "300", "--out", out];
+    datagen(&[&args[..], &tree[..]].concat());
+    let text = fs::read_to_string(out).unwrap();
+    let number = |l: &str| l.split_whitespace().next().unwrap().parse::<usize>().unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| number(l) < 1_000_000).collect();
+    let samples: Vec<&str> = text.lines().filter(|l| number(l) >= 1_000_000).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(samples.len() >= 10, "one node in 20 of two games' trees: {}", samples.len());
+    for sample in &samples {
+        assert!(!sample.contains('|'), "no scores: {sample}");
+        let words: Vec<&str> = sample.split_whitespace().collect();
+        assert_eq!(words[1], "D", "{sample}");
+        let before: usize = words[2].parse().unwrap();
+        let moves = &words[3..];
+        assert_eq!(moves.len(), before + 1, "the position's moves, then the chosen one: {sample}");
+        // Its game: the number's last six digits; the tree's root is a position of that game,
+        // so the sample starts with the game's opening.
+        let game = games.iter().find(|g| number(g) == number(sample) % 1_000_000).unwrap();
+        let game_words: Vec<&str> = split(game).0.split_whitespace().collect();
+        let opening: usize = game_words[2].parse().unwrap();
+        assert_eq!(&moves[..opening], &game_words[3..3 + opening], "{sample}");
+        // Every move, the chosen one too, goes on an empty point.
+        let mut seen = std::collections::HashSet::new();
+        assert!(moves.iter().all(|m| seen.insert(*m)), "a stone on a stone: {sample}");
+    }
+    // The same arguments give the same file (the sampler is seeded by the game).
+    let again = dir.join("again.txt");
+    let again = again.to_str().unwrap();
+    let tree = ["--tree-every", "20", "--label-nodes", "300", "--out", again];
+    datagen(&[&args[..], &tree[..]].concat());
+    assert_eq!(fs::read_to_string(again).unwrap(), text);
+}

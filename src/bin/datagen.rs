@@ -23,6 +23,15 @@
 //! opening again with this build at the given budget, writing the same games with the new
 //! scores. So one build's positions can carry another build's labels.
 //!
+//! `datagen ... --tree-every N [--tree-depth D] [--label-nodes M]` also samples the positions
+//! inside each move's search tree (about one node in `N` with at least `D` plies left, 2 by
+//! default), searches each sampled position afresh at `M` nodes (10,000 by default) and writes
+//! it after its game as a line of the same format that ends in the move that search chose:
+//! `<number> D <plies before it> <move> ... <chosen move>`, numbered `game + 1,000,000 k` for
+//! its `k`-th sample (from 1), so that a number's last digit still tells its game. The
+//! policy's training data then holds the positions move ordering meets in a tree, most of
+//! them after a poor move, besides those of good play (`tune --keep-eval`).
+//!
 //! `datagen --records [--plies N] --out FILE RECORD...` searches nothing: it writes arena
 //! records (`arena --out DIR`'s `game-*.txt`) as games of the format above, without scores,
 //! numbered in the order given, each cut `N` moves after its opening (all moves without
@@ -38,7 +47,7 @@ use wuzi::budget::Limits;
 use wuzi::params::WIN_BOUND;
 use wuzi::pattern::Combo;
 use wuzi::record::Record;
-use wuzi::searcher::Searcher;
+use wuzi::searcher::{NodeSampler, Searcher};
 use wuzi::timeman::WallClock;
 
 /// A small deterministic generator (SplitMix64): the crate has no dependencies.
@@ -69,6 +78,9 @@ struct Options {
     /// `--records`: the arena records to convert (every argument that is not an option).
     records: Option<Vec<String>>,
     plies: usize,
+    tree_every: u64,
+    tree_depth: i32,
+    label_nodes: u64,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -83,6 +95,9 @@ fn parse_args() -> Result<Options, String> {
         relabel: None,
         records: None,
         plies: usize::MAX,
+        tree_every: 0,
+        tree_depth: 2,
+        label_nodes: 10_000,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -98,6 +113,9 @@ fn parse_args() -> Result<Options, String> {
             "--relabel" => o.relabel = Some(val()?),
             "--records" => o.records = Some(Vec::new()),
             "--plies" => o.plies = val()?.parse().map_err(|_| "bad --plies")?,
+            "--tree-every" => o.tree_every = val()?.parse().map_err(|_| "bad --tree-every")?,
+            "--tree-depth" => o.tree_depth = val()?.parse().map_err(|_| "bad --tree-depth")?,
+            "--label-nodes" => o.label_nodes = val()?.parse().map_err(|_| "bad --label-nodes")?,
             _ if !a.starts_with("--") && o.records.is_some() => {
                 o.records.as_mut().expect("checked").push(a)
             }
@@ -169,6 +187,23 @@ fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<
             return (winner(me.opp()), moves, scores);
         }
     }
+}
+
+/// The move a fresh search (its own small table, no sampler) chooses at the position of
+/// `path` (moves from the start stones); `None` where it has none or the side to move has
+/// already won or must only complete a five (nothing for the ordering to learn).
+fn label(path: &[Pos], limits: Limits) -> Option<Pos> {
+    let mut board = Board::with_start(12, StartPos::Center4);
+    for &p in path {
+        board.make(p);
+    }
+    let me = board.side_to_move();
+    if board.last_move_won() || board.combo_count(me, Combo::Five) > 0 {
+        return None;
+    }
+    let mut searcher = Searcher::new(2);
+    let (stop, clock) = (AtomicBool::new(false), WallClock::new());
+    searcher.think(&mut board, limits, &clock, &stop, &mut |_| {}).best
 }
 
 /// Searches every position of a recorded game after its opening again; returns the game's
@@ -317,7 +352,11 @@ fn main() {
         return;
     }
     let (seed, limits) = (o.seed, limits_of(&o));
+    let (tree_every, tree_depth) = (o.tree_every, o.tree_depth);
+    let label_limits = Limits { max_nodes: o.label_nodes, ..limits };
     run_pool(o.threads, o.games, out, move |searcher, g| {
+        searcher.sampler = (tree_every > 0)
+            .then(|| NodeSampler::new(tree_depth, tree_every, seed ^ (g as u64) << 20));
         // Each game has its own generator, so a game does not depend on threads.
         let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
         // Every opening of the book in turn (both colours come from the game itself), the
@@ -330,6 +369,17 @@ fn main() {
         let (result, moves, scores) = play(searcher, &opening, limits);
         let line: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
         let scores: Vec<String> = scores.iter().map(|s| s.to_string()).collect();
-        Some(format!("{g} {result} {} {} | {}", opening.len(), line.join(" "), scores.join(" ")))
+        let mut text =
+            format!("{g} {result} {} {} | {}", opening.len(), line.join(" "), scores.join(" "));
+        if let Some(sampler) = searcher.sampler.as_mut() {
+            for (k, path) in sampler.take().into_iter().enumerate() {
+                if let Some(chosen) = label(&path, label_limits) {
+                    let n = g + 1_000_000 * (k + 1);
+                    let line: Vec<String> = path.iter().map(|p| p.to_string()).collect();
+                    text += &format!("\n{n} D {} {} {chosen}", path.len(), line.join(" "));
+                }
+            }
+        }
+        Some(text)
     });
 }

@@ -17,7 +17,8 @@
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
 //! [--policy-lr X] [--policy-l2 X] [--prior S] [--k K] [--out FILE] [--command TEXT]
-//! [--handset] [--handset-eval] [--keep-eval] [--keep-policy] [--fine-tune]`
+//! [--handset] [--handset-eval] [--keep-eval] [--keep-policy] [--fine-tune]
+//! [--fine-tune-policy]`
 //! (`--handset`: write the former hand-set evaluation and ordering as weights, no training;
 //! `--handset-eval`: train, but write the hand-set evaluation values with the learned policy;
 //! `--keep-eval`: train the policy only, and write this build's evaluation values back
@@ -27,7 +28,7 @@
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
 //! penalty pull towards it; `--fine-tune` starts the evaluation at this build's own values
 //! and pulls the residuals towards them instead, so that new positions adjust the shipped
-//! evaluation rather than replace it; `--k K` fixes the scale that turns the recorded search
+//! evaluation rather than replace it (`--fine-tune-policy`: the same for the policy); `--k K` fixes the scale that turns the recorded search
 //! scores into targets instead of fitting it to these games' results; `--command` is the
 //! text the weights file's header gives as the way to regenerate it).
 
@@ -107,7 +108,8 @@ fn parse_args() -> Result<Options, String> {
             "--prior" => o.prior = val()?.parse().map_err(|_| "bad --prior")?,
             "--k" => o.k = Some(val()?.parse().map_err(|_| "bad --k")?),
             "--command" => o.command = val()?,
-            "--handset" | "--handset-eval" | "--keep-eval" | "--keep-policy" | "--fine-tune" => {}
+            "--handset" | "--handset-eval" | "--keep-eval" | "--keep-policy" | "--fine-tune"
+            | "--fine-tune-policy" => {}
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -263,7 +265,10 @@ fn main() {
     // `--keep-policy`: no policy training; the build's own values are measured instead.
     let keep_policy = std::env::args().any(|a| a == "--keep-policy");
     let policy_epochs = if keep_policy { 0 } else { o.policy_epochs };
-    let mut model = if keep_policy { kept_policy() } else { Model::new() };
+    // `--fine-tune-policy`: start at the build's own policy and pull towards it (new kinds
+    // of positions adjust the shipped ordering rather than replace it).
+    let fine_tune_policy = std::env::args().any(|a| a == "--fine-tune-policy");
+    let mut model = if keep_policy || fine_tune_policy { kept_policy() } else { Model::new() };
     let mut adam = Adam { m: Model::new(), v: Model::new(), t: 0, lr: o.policy_lr };
     for epoch in 0..=policy_epochs {
         let w = model.weights();
