@@ -183,7 +183,9 @@ fn tree_samples_follow_their_game_and_end_in_a_searched_move() {
     assert_eq!(games.len(), 2, "{text}");
     assert!(samples.len() >= 10, "one node in 20 of two games' trees: {}", samples.len());
     for sample in &samples {
-        assert!(!sample.contains('|'), "no scores: {sample}");
+        let (sample, scores) = split(sample);
+        assert_eq!(scores.len(), 1, "the search's score of the sampled position: {sample}");
+        assert!(scores[0].abs() <= 30_000, "{sample}");
         let words: Vec<&str> = sample.split_whitespace().collect();
         assert_eq!(words[1], "D", "{sample}");
         let before: usize = words[2].parse().unwrap();

@@ -26,11 +26,12 @@
 //! `datagen ... --tree-every N [--tree-depth D] [--label-nodes M]` also samples the positions
 //! inside each move's search tree (about one node in `N` with at least `D` plies left, 2 by
 //! default), searches each sampled position afresh at `M` nodes (10,000 by default) and writes
-//! it after its game as a line of the same format that ends in the move that search chose:
-//! `<number> D <plies before it> <move> ... <chosen move>`, numbered `game + 1,000,000 k` for
-//! its `k`-th sample (from 1), so that a number's last digit still tells its game. The
-//! policy's training data then holds the positions move ordering meets in a tree, most of
-//! them after a poor move, besides those of good play (`tune --keep-eval`).
+//! it after its game as a line of the same format that ends in the move that search chose,
+//! with its score: `<number> D <plies before it> <move> ... <chosen move> | <score>`, numbered
+//! `game + 1,000,000 k` for its `k`-th sample (from 1), so that a number's last digit still
+//! tells its game. The training data then holds the positions that move ordering and the
+//! evaluation meet in a tree, most of them after a poor move, besides those of good play
+//! (the `D` is no result: train on the scores, `tune --lambda 0 --k K`).
 //!
 //! `datagen --records [--plies N] --out FILE RECORD...` searches nothing: it writes arena
 //! records (`arena --out DIR`'s `game-*.txt`) as games of the format above, without scores,
@@ -190,9 +191,9 @@ fn play(searcher: &mut Searcher, opening: &[Pos], limits: Limits) -> (char, Vec<
 }
 
 /// The move a fresh search (its own small table, no sampler) chooses at the position of
-/// `path` (moves from the start stones); `None` where it has none or the side to move has
-/// already won or must only complete a five (nothing for the ordering to learn).
-fn label(path: &[Pos], limits: Limits) -> Option<Pos> {
+/// `path` (moves from the start stones), with its score; `None` where it has none or the side
+/// to move has already won or must only complete a five (nothing for the ordering to learn).
+fn label(path: &[Pos], limits: Limits) -> Option<(Pos, i32)> {
     let mut board = Board::with_start(12, StartPos::Center4);
     for &p in path {
         board.make(p);
@@ -203,7 +204,8 @@ fn label(path: &[Pos], limits: Limits) -> Option<Pos> {
     }
     let mut searcher = Searcher::new(2);
     let (stop, clock) = (AtomicBool::new(false), WallClock::new());
-    searcher.think(&mut board, limits, &clock, &stop, &mut |_| {}).best
+    let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
+    report.best.map(|p| (p, report.score))
 }
 
 /// Searches every position of a recorded game after its opening again; returns the game's
@@ -373,10 +375,11 @@ fn main() {
             format!("{g} {result} {} {} | {}", opening.len(), line.join(" "), scores.join(" "));
         if let Some(sampler) = searcher.sampler.as_mut() {
             for (k, path) in sampler.take().into_iter().enumerate() {
-                if let Some(chosen) = label(&path, label_limits) {
+                if let Some((chosen, score)) = label(&path, label_limits) {
                     let n = g + 1_000_000 * (k + 1);
                     let line: Vec<String> = path.iter().map(|p| p.to_string()).collect();
-                    text += &format!("\n{n} D {} {} {chosen}", path.len(), line.join(" "));
+                    let len = path.len();
+                    text += &format!("\n{n} D {len} {} {chosen} | {score}", line.join(" "));
                 }
             }
         }
