@@ -35,7 +35,9 @@ impl std::fmt::Display for Pos {
     }
 }
 
-const fn splitmix(state: u64) -> (u64, u64) {
+/// One step of the SplitMix64 generator: the next state and its output (the Zobrist keys,
+/// and the tools' and the tree sampler's random numbers: the crate has no dependencies).
+pub const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

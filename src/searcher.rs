@@ -53,9 +53,9 @@ pub struct Searcher {
     hash_mb: usize,
 }
 
-/// Samples the positions inside a search's tree, where move ordering does its work, for the
-/// policy's training data: the game positions alone are the positions of good play, while
-/// most nodes of a tree follow a poor move and want its refutation.
+/// Samples the positions inside a search's tree, where move ordering and the evaluation do
+/// their work, for training data: the game positions alone are the positions of good play,
+/// while most nodes of a tree follow a poor move and want its refutation.
 pub struct NodeSampler {
     /// Only nodes with at least this many plies left are candidates (the ordering decides
     /// reductions and pruning there).
@@ -79,12 +79,9 @@ impl NodeSampler {
         if depth < self.min_depth {
             return;
         }
-        // SplitMix64: the crate has no dependencies.
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        if (z ^ (z >> 31)) % self.every == 0 {
+        let (state, z) = crate::bits::splitmix(self.rng);
+        self.rng = state;
+        if z % self.every == 0 {
             self.taken.push(board.moves().map(|(p, _)| p).collect());
         }
     }

@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use wuzi::bench::parse_moves;
+use wuzi::bits::splitmix;
 use wuzi::board::{Board, Color, Pos, StartPos};
 use wuzi::budget::Limits;
 use wuzi::params::WIN_BOUND;
@@ -56,11 +57,9 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let (state, z) = splitmix(self.0);
+        self.0 = state;
+        z
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

@@ -28,9 +28,10 @@
 //! `--prior S` starts the evaluation at S times the hand-set one and makes the residuals'
 //! penalty pull towards it; `--fine-tune` starts the evaluation at this build's own values
 //! and pulls the residuals towards them instead, so that new positions adjust the shipped
-//! evaluation rather than replace it (`--fine-tune-policy`: the same for the policy); `--k K` fixes the scale that turns the recorded search
-//! scores into targets instead of fitting it to these games' results; `--command` is the
-//! text the weights file's header gives as the way to regenerate it).
+//! evaluation rather than replace it (`--fine-tune-policy`: the same for the policy); `--k K`
+//! fixes the scale that turns the recorded search scores into targets instead of fitting it
+//! to these games' results; `--command` is the text the weights file's header gives as the
+//! way to regenerate it).
 
 mod data;
 mod model;
