@@ -357,7 +357,7 @@ fn main() {
     let label_limits = Limits { max_nodes: o.label_nodes, ..limits };
     run_pool(o.threads, o.games, out, move |searcher, g| {
         searcher.sampler = (tree_every > 0)
-            .then(|| NodeSampler::new(tree_depth, tree_every, seed ^ (g as u64) << 20));
+            .then(|| NodeSampler::new(tree_depth, tree_every, seed ^ ((g as u64) << 20)));
         // Each game has its own generator, so a game does not depend on threads.
         let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g as u64));
         // Every opening of the book in turn (both colours come from the game itself), the
