@@ -300,3 +300,24 @@ fn a_deepening_vct_finds_the_short_win_first() {
     );
     assert!(report.score < -WIN_BOUND, "{line:?}: {}", report.score);
 }
+
+/// The judge runs Windows, whose main thread (where the search runs) has a 1 MB stack, an
+/// eighth of Linux's: the bench positions, searched on a thread with a quarter of that, come
+/// out exactly as on a thread with the default stack (a stack overflow would abort the test).
+#[test]
+fn the_search_fits_a_quarter_of_a_windows_main_thread_stack() {
+    let search = || {
+        wuzi::bench::search_all(Limits::depth(7))
+            .iter()
+            .map(|r| (r.best, r.score, r.nodes))
+            .collect::<Vec<_>>()
+    };
+    let small = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(search)
+        .expect("a thread")
+        .join()
+        .expect("no panic on the small stack");
+    assert_eq!(small, search());
+    assert!(small.iter().all(|(best, _, nodes)| best.is_some() && *nodes > 0));
+}
