@@ -35,6 +35,33 @@ impl std::fmt::Display for Pos {
     }
 }
 
+/// A missing neighbour in [`line_neighbours`]: off the board.
+pub const NO_POINT: u8 = 255;
+
+/// `table[p][line][slot]`: the points up to four steps either way of each point of a
+/// `size`×`size` board on its four lines (horizontal, vertical, diagonal, anti-diagonal),
+/// nearest last before the point and first after it (steps -4..-1, then 1..4), or
+/// [`NO_POINT`] off the board.
+pub fn line_neighbours(size: usize) -> Box<[[[u8; 8]; 4]; NUM_POINTS]> {
+    const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let mut table = Box::new([[[NO_POINT; 8]; 4]; NUM_POINTS]);
+    let on = |x: i32| (0..size as i32).contains(&x);
+    for r in 0..size as i32 {
+        for c in 0..size as i32 {
+            for (d, &(dr, dc)) in DIRS.iter().enumerate() {
+                for (slot, k) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+                    let (rr, cc) = (r + dr * k, c + dc * k);
+                    if on(rr) && on(cc) {
+                        let p = Pos::new(r as usize, c as usize).idx();
+                        table[p][d][slot] = Pos::new(rr as usize, cc as usize).0;
+                    }
+                }
+            }
+        }
+    }
+    table
+}
+
 /// One step of the SplitMix64 generator: the next state and its output (the Zobrist keys,
 /// and the tools' and the tree sampler's random numbers: the crate has no dependencies).
 pub const fn splitmix(state: u64) -> (u64, u64) {

@@ -5,7 +5,7 @@
 //! Points are stored in a 16-wide grid (`index = row * 16 + col`), so every board from 5×5 to
 //! 15×15 fits in 256 points; points outside the playing size are walls.
 
-use crate::bits::{dilate2, BitIter, Bits, ZOBRIST, ZOBRIST_WHITE};
+use crate::bits::{dilate2, line_neighbours, BitIter, Bits, NO_POINT, ZOBRIST, ZOBRIST_WHITE};
 // The grid's geometry lives with the bitboards (which must not depend on the board); every
 // other module names it through the board, as before.
 pub use crate::bits::{Pos, NUM_POINTS, STRIDE};
@@ -24,13 +24,10 @@ pub const DEFAULT_SIZE: usize = 12;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
-const NO_POINT: u8 = 255;
 /// The cell code of a stone of `color` (0 is empty, 3 wall).
 fn cell(color: Color) -> u8 {
     color as u8 + 1
 }
-/// Grid steps of the four lines: horizontal, vertical, diagonal, anti-diagonal.
-const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// One ply of history: enough to undo it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,26 +73,19 @@ pub struct Board {
     saved: Vec<Saved>,
     neighbours: Box<[[[u8; 8]; 4]; NUM_POINTS]>,
     tables: &'static Tables,
+    /// Lite moves on the board ([`Board::make_lite`]): while there are any, the learned
+    /// features are stale.
+    lite: u32,
 }
 
 impl Board {
     /// An empty board of `size` (5..=15) with black to move.
     pub fn new(size: usize) -> Board {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size} out of range");
-        let mut neighbours = Box::new([[[NO_POINT; 8]; 4]; NUM_POINTS]);
         let mut cells = [WALL; NUM_POINTS];
         for r in 0..size {
             for c in 0..size {
-                let p = Pos::new(r, c).idx();
-                cells[p] = EMPTY;
-                for (d, &(dr, dc)) in DIRS.iter().enumerate() {
-                    for (slot, k) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
-                        let (rr, cc) = (r as i32 + dr * k, c as i32 + dc * k);
-                        if (0..size as i32).contains(&rr) && (0..size as i32).contains(&cc) {
-                            neighbours[p][d][slot] = Pos::new(rr as usize, cc as usize).0;
-                        }
-                    }
-                }
+                cells[Pos::new(r, c).idx()] = EMPTY;
             }
         }
         let mut board = Board {
@@ -111,8 +101,9 @@ impl Board {
             side: Color::Black,
             history: Vec::with_capacity(NUM_POINTS),
             saved: Vec::new(),
-            neighbours,
+            neighbours: line_neighbours(size),
             tables: tables(),
+            lite: 0,
         };
         board.rebuild_derived();
         board
@@ -171,12 +162,14 @@ impl Board {
         self.learned.add_point(p.idx());
     }
 
-    fn remove_point(&mut self, p: Pos) {
+    fn remove_point<const LEARN: bool>(&mut self, p: Pos) {
         for s in 0..2 {
             let q = self.quads[s][p.idx()] as usize;
             self.counts[s][self.tables.combo[q] as usize] -= 1;
         }
-        self.learned.remove_point(p.idx());
+        if LEARN {
+            self.learned.remove_point(p.idx());
+        }
     }
 
     /// Side `s`'s base-3 index of point `q`'s line `d`.
@@ -184,9 +177,9 @@ impl Board {
         (self.lines[d][q] >> (16 * s)) as u16 as usize
     }
 
-    /// Puts a stone of `color` at empty `p` and updates everything derived, saving what it
-    /// changes for [`Board::lift`].
-    fn place(&mut self, p: Pos, color: Color) {
+    /// Puts a stone of `color` at empty `p` and updates everything derived (the learned
+    /// features only if `LEARN`), saving what it changes for [`Board::lift`].
+    fn place<const LEARN: bool>(&mut self, p: Pos, color: Color) {
         let i = p.idx();
         // One record a move, reused: the record of the `k`-th move of the history lives at
         // `saved[k]` and is overwritten, never zeroed (a fresh one each move showed in the
@@ -197,7 +190,7 @@ impl Board {
         }
         self.saved[k].counts = self.counts;
         self.saved[k].sums = self.learned.sums_state();
-        self.remove_point(p);
+        self.remove_point::<LEARN>(p);
         self.cells[i] = cell(color);
         self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
         self.key ^= ZOBRIST[color.idx()][i];
@@ -222,13 +215,15 @@ impl Board {
                     continue;
                 }
                 rec.quads[d][slot] = [quads[0][q], quads[1][q]];
-                rec.learned[d][slot] = learned.point_state(q);
+                if LEARN {
+                    rec.learned[d][slot] = learned.point_state(q);
+                }
                 let by_line = &learned.tables().pattern_class;
                 for s in 0..2 {
                     let byte = by_line[(lines[d][q] >> (16 * s)) as u16 as usize];
                     // The class refines the pattern: an unchanged class leaves the pattern as
                     // it was.
-                    if !learned.set_class(q, d, s, byte >> 3, &mut delta[s]) {
+                    if LEARN && !learned.set_class(q, d, s, byte >> 3, &mut delta[s]) {
                         continue;
                     }
                     let old = quads[s][q];
@@ -245,9 +240,10 @@ impl Board {
     }
 
     /// Lifts the stone of `color` that the last [`Board::place`] put at `p`: everything derived
-    /// is put back as it was saved. (The point's own patterns and classes were never touched
-    /// while the stone stood on it, since only empty points are refreshed.)
-    fn lift(&mut self, p: Pos, color: Color) {
+    /// (the learned features only if `LEARN`, as the place) is put back as it was saved. (The
+    /// point's own patterns and classes were never touched while the stone stood on it, since
+    /// only empty points are refreshed.)
+    fn lift<const LEARN: bool>(&mut self, p: Pos, color: Color) {
         let i = p.idx();
         // `unmake` has popped the move, so the history's length is the move's index.
         let saved = &self.saved[self.history.len()];
@@ -263,7 +259,9 @@ impl Board {
                     self.lines[d][q] -= LINE_STEP[color.idx()][7 - slot];
                     if self.cells[q] == EMPTY {
                         [self.quads[0][q], self.quads[1][q]] = saved.quads[d][slot];
-                        self.learned.restore_point(q, saved.learned[d][slot]);
+                        if LEARN {
+                            self.learned.restore_point(q, saved.learned[d][slot]);
+                        }
                     }
                 }
             }
@@ -274,18 +272,41 @@ impl Board {
 
     /// Plays the side to move's stone at `p` (which must be empty and on the board).
     pub fn make(&mut self, p: Pos) {
+        debug_assert_eq!(self.lite, 0, "a move on top of a lite one");
+        self.play::<true>(p);
+    }
+
+    /// Takes back the last move. Panics if there is none.
+    pub fn unmake(&mut self) {
+        self.take_back::<true>();
+    }
+
+    /// [`Board::make`] for the threat solver, which reads only patterns and counts: the
+    /// learned features are not updated (half of a move's cost), and stay stale until the
+    /// matching [`Board::unmake_lite`]. Only lite moves may be made on top of a lite move.
+    pub fn make_lite(&mut self, p: Pos) {
+        self.lite += 1;
+        self.play::<false>(p);
+    }
+
+    /// Takes back the last move, a [`Board::make_lite`].
+    pub fn unmake_lite(&mut self) {
+        self.take_back::<false>();
+        self.lite -= 1;
+    }
+
+    fn play<const LEARN: bool>(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
         let color = self.side;
-        self.place(p, color);
+        self.place::<LEARN>(p, color);
         self.history.push(Undo { pos: p, color });
         self.side = color.opp();
         self.key ^= ZOBRIST_WHITE;
     }
 
-    /// Takes back the last move. Panics if there is none.
-    pub fn unmake(&mut self) {
+    fn take_back<const LEARN: bool>(&mut self) {
         let undo = self.history.pop().expect("unmake with no move");
-        self.lift(undo.pos, undo.color);
+        self.lift::<LEARN>(undo.pos, undo.color);
         self.side = undo.color;
         self.key ^= ZOBRIST_WHITE;
     }
@@ -408,57 +429,24 @@ impl Board {
     /// The learned per-point features and evaluation sums (see `crate::features`).
     #[inline]
     pub fn learned(&self) -> &LearnedState {
+        debug_assert_eq!(self.lite, 0, "learned features read on top of a lite move");
         &self.learned
     }
     /// The learned feature of a stone of `color` at empty `p`.
     #[inline]
     pub fn feature(&self, p: Pos, color: Color) -> usize {
-        self.learned.feature(p.idx(), color.idx())
+        self.learned().feature(p.idx(), color.idx())
     }
     /// Whether a stone of `color` at empty `p` makes five or more.
     #[inline]
     pub fn makes_five(&self, p: Pos, color: Color) -> bool {
         self.combo(p, color) == Combo::Five
     }
-    /// Empty points where `color` makes five.
-    pub fn five_points(&self, color: Color) -> impl Iterator<Item = Pos> + '_ {
-        // The counts say at once when there is none, the common case: no scan then. When
-        // there is one, one of the last two moves nearly always made it: their lines are
-        // looked at first (the scan of every candidate was 4% of the search's time).
-        let count = self.combo_count(color, Combo::Five);
-        let near = if count == 1 { self.five_point_near_last_moves(color) } else { None };
-        let scan = count > 0 && near.is_none();
-        near.into_iter().chain(
-            scan.then(|| self.candidates().filter(move |&p| self.makes_five(p, color)))
-                .into_iter()
-                .flatten(),
-        )
-    }
-
-    /// An empty point on the lines of one of the last two moves (within four) where `color`
-    /// makes five, if any.
-    fn five_point_near_last_moves(&self, color: Color) -> Option<Pos> {
-        let recent = self.history.iter().rev().take(2);
-        recent.flat_map(|u| self.neighbours[u.pos.idx()].iter().flatten()).find_map(|&q| {
-            let p = Pos(q);
-            (q != NO_POINT && self.is_empty(p) && self.makes_five(p, color)).then_some(p)
-        })
-    }
-
-    /// Whether the stone at `p` is part of five or more in a row: its runs on each line, up
-    /// to the four neighbours a side that the board keeps (enough to see five).
-    pub fn five_at(&self, p: Pos) -> bool {
-        let Some(color) = self.stone(p) else { return false };
-        let own = |q: &&u8| **q != NO_POINT && self.cells[**q as usize] == cell(color);
-        self.neighbours[p.idx()].iter().any(|line| {
-            let back = line[..4].iter().rev().take_while(own).count();
-            back + line[4..].iter().take_while(own).count() >= 4
-        })
-    }
-
-    /// Whether the last move made five.
-    pub fn last_move_won(&self) -> bool {
-        self.last_move().is_some_and(|p| self.five_at(p))
+    /// The points up to four steps either way of `p` on each of its four lines
+    /// (`bits::line_neighbours`: steps -4..-1, then 1..4; `bits::NO_POINT` off the board).
+    #[inline]
+    pub fn line_neighbours(&self, p: Pos) -> &[[u8; 8]; 4] {
+        &self.neighbours[p.idx()]
     }
 
     fn compute_key(&self) -> u64 {
@@ -485,8 +473,11 @@ impl Board {
         if fresh.counts != self.counts {
             return Err(format!("combo counts differ: {:?} vs {:?}", self.counts, fresh.counts));
         }
-        let empties = self.points().filter(|&p| self.is_empty(p)).map(|p| p.idx());
-        self.learned.agrees(&fresh.learned, empties)?;
+        // The learned features are stale on top of lite moves, and only then.
+        if self.lite == 0 {
+            let empties = self.points().filter(|&p| self.is_empty(p)).map(|p| p.idx());
+            self.learned.agrees(&fresh.learned, empties)?;
+        }
         for w in 0..4 {
             if self.stones[0][w] & self.stones[1][w] != 0 {
                 return Err("a point holds two stones".into());

@@ -21,6 +21,7 @@ pub mod diagram;
 pub mod engine;
 pub mod eval;
 pub mod features;
+pub mod five;
 pub mod input;
 pub mod matrix;
 pub mod movegen;

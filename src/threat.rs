@@ -223,13 +223,13 @@ impl Solver {
         line: &mut Vec<Pos>,
         abort: &dyn Fn() -> bool,
     ) -> bool {
-        board.make(p);
+        board.make_lite(p);
         line.push(p);
         let won = self.defend(board, depth, line, abort);
         if !won {
             line.pop();
         }
-        board.unmake();
+        board.unmake_lite();
         won
     }
 
@@ -251,13 +251,13 @@ impl Solver {
             return true;
         }
         if let Some(b) = block {
-            board.make(b);
+            board.make_lite(b);
             line.push(b);
             let won = self.attack(board, depth, line, abort);
             if !won {
                 line.pop();
             }
-            board.unmake();
+            board.unmake_lite();
             return won;
         }
         if !self.threes || board.combo_count(att, Combo::FlexFour) == 0 {
@@ -297,20 +297,20 @@ impl Solver {
             if !flex.iter().all(|&f| in_reach(q, f)) {
                 return false;
             }
-            board.make(q);
+            board.make_lite(q);
             let holds = board.combo_count(att, Combo::FlexFour) == 0;
-            board.unmake();
+            board.unmake_lite();
             holds
         });
         self.spare_points.push(flex);
         let mark = line.len();
         let mut all_lose = true;
         for &q in &replies {
-            board.make(q);
+            board.make_lite(q);
             line.truncate(mark);
             line.push(q);
             let won = self.attack(board, depth, line, abort);
-            board.unmake();
+            board.unmake_lite();
             if !won {
                 line.truncate(mark);
                 all_lose = false;

@@ -1,6 +1,8 @@
 //! Property tests of the incremental board over random legal games on every size: after
 //! every make and every unmake the incremental state equals a rebuild from the stones, five
 //! detection agrees with a brute-force scan, and unmake restores the exact previous state.
+//! Lite moves (the threat solver's, which leave the learned features alone) keep every other
+//! part equal to a rebuild, and their unmakes restore the exact state too.
 
 use proptest::prelude::*;
 use wuzi::board::{Board, Color, Pos, StartPos};
@@ -63,18 +65,30 @@ fn brute_five(b: &Board, color: Color) -> bool {
     })
 }
 
-/// One step of a random game: a move (as an index into the empty points) or an unmake.
+/// One step of a random game: a move (as an index into the empty points), an unmake, or a
+/// few lite moves made and then unmade, as the threat solver plays them.
 #[derive(Clone, Debug)]
 enum Step {
     Make(usize),
     Unmake,
+    Lite(Vec<usize>),
 }
 
 fn steps() -> impl Strategy<Value = Vec<Step>> {
     prop::collection::vec(
-        prop_oneof![4 => any::<usize>().prop_map(Step::Make), 1 => Just(Step::Unmake)],
+        prop_oneof![
+            4 => any::<usize>().prop_map(Step::Make),
+            1 => Just(Step::Unmake),
+            1 => prop::collection::vec(any::<usize>(), 1..8).prop_map(Step::Lite),
+        ],
         1..80,
     )
+}
+
+/// The empty point that index `i` picks, if any.
+fn pick(b: &Board, i: usize) -> Option<Pos> {
+    let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+    (!empties.is_empty()).then(|| empties[i % empties.len()])
 }
 
 proptest! {
@@ -87,11 +101,7 @@ proptest! {
         for step in game {
             match step {
                 Step::Make(i) => {
-                    let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                    if empties.is_empty() {
-                        continue;
-                    }
-                    let p = empties[i % empties.len()];
+                    let Some(p) = pick(&b, i) else { continue };
                     let me = b.side_to_move();
                     // Five detection: the pattern tables against a brute-force scan.
                     let had_five = brute_five(&b, me);
@@ -106,6 +116,25 @@ proptest! {
                         b.unmake();
                         prop_assert_eq!(snapshot(&b), snap);
                     }
+                }
+                Step::Lite(picks) => {
+                    let snap = snapshot(&b);
+                    let mut made = 0;
+                    for i in picks {
+                        let Some(p) = pick(&b, i) else { break };
+                        let me = b.side_to_move();
+                        let predicted = b.makes_five(p, me);
+                        b.make_lite(p);
+                        made += 1;
+                        prop_assert_eq!(b.five_at(p), predicted);
+                        if let Err(why) = b.verify() {
+                            prop_assert!(false, "a lite move's state differs from a rebuild: {}", why);
+                        }
+                    }
+                    for _ in 0..made {
+                        b.unmake_lite();
+                    }
+                    prop_assert_eq!(snapshot(&b), snap);
                 }
             }
             if let Err(why) = b.verify() {
@@ -179,4 +208,14 @@ fn candidates_are_the_empty_points_near_stones() {
         })
         .collect();
     assert_eq!(got, want);
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "on top of a lite")]
+fn a_full_move_on_top_of_a_lite_one_is_refused() {
+    // The learned features are stale under a lite move: a full move there would build on them.
+    let mut b = Board::with_start(12, StartPos::Center4);
+    b.make_lite(Pos::new(4, 7));
+    b.make(Pos::new(7, 4));
 }
