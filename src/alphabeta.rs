@@ -77,8 +77,13 @@ impl Searcher {
         let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut singular_candidate = None;
+        // On a principal variation now, or when the table last saw the node: its late moves
+        // are reduced a ply less (Stockfish's ttPv), so that the lines the root's choice
+        // hangs on are searched more exactly.
+        let mut tt_pv = !null_window(alpha, beta);
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
+            tt_pv |= e.pv;
             let score = from_tt(e.score, ply_i);
             let pv_node = beta - alpha > 1;
             if e.bound != Bound::Upper
@@ -251,7 +256,9 @@ impl Searcher {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
             } else {
                 let reduction = if reducible {
-                    (lmr(depth, i) + lmr_policy_adjust(gap)).min(new_depth - 1).max(0)
+                    (lmr(depth, i) + lmr_policy_adjust(gap) - i32::from(tt_pv))
+                        .min(new_depth - 1)
+                        .max(0)
                 } else {
                     0
                 };
@@ -307,7 +314,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound);
+        self.tt.store(key, to_tt(best, ply_i), depth.max(0), best_move, bound, tt_pv);
         best
     }
 }

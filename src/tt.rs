@@ -26,6 +26,8 @@ pub struct Entry {
     pub best: Option<Pos>,
     /// How `score` bounds the true score.
     pub bound: Bound,
+    /// Whether the node was on a principal variation when it was stored.
+    pub pv: bool,
 }
 
 /// The table.
@@ -102,12 +104,21 @@ impl Table {
             depth: ((data >> 16) as u8) as i32,
             best: if (data >> 40) & 1 == 1 { Some(Pos(best)) } else { None },
             bound,
+            pv: (data >> 41) & 1 == 1,
         })
     }
 
     /// Stores an entry for `key`, replacing a shallower or older one.
     #[inline]
-    pub fn store(&mut self, key: u64, score: i32, depth: i32, best: Option<Pos>, bound: Bound) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        score: i32,
+        depth: i32,
+        best: Option<Pos>,
+        bound: Bound,
+        pv: bool,
+    ) {
         let idx = key as usize & self.mask;
         let old = self.slots[idx];
         let old_depth = ((old[1] >> 16) & 0xff) as i32;
@@ -118,7 +129,8 @@ impl Table {
                 | ((best.map_or(0, |p| p.0) as u64) << 24)
                 | ((bound as u64) << 32)
                 | ((self.generation as u64) << 34)
-                | ((best.is_some() as u64) << 40);
+                | ((best.is_some() as u64) << 40)
+                | ((pv as u64) << 41);
             self.slots[idx] = [key, data];
         }
     }
@@ -133,13 +145,14 @@ mod tests {
         let mut t = Table::new(1);
         assert_eq!(t.len(), 65536);
         assert_eq!(t.probe(12345), None);
-        t.store(12345, -29_990, 7, Some(Pos(200)), Bound::Lower);
+        t.store(12345, -29_990, 7, Some(Pos(200)), Bound::Lower, true);
         let e = t.probe(12345).unwrap();
         assert_eq!((e.score, e.depth, e.best, e.bound), (-29_990, 7, Some(Pos(200)), Bound::Lower));
         // Another key in the same slot does not match.
         assert_eq!(t.probe(12345 + (1 << 40)), None);
-        t.store(99, 5, 0, None, Bound::Exact);
+        t.store(99, 5, 0, None, Bound::Exact, false);
         assert_eq!(t.probe(99).unwrap().best, None);
+        assert!(t.probe(12345).unwrap().pv && !t.probe(99).unwrap().pv);
         t.clear();
         assert_eq!(t.probe(99), None);
     }
