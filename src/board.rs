@@ -278,6 +278,7 @@ impl Board {
 
     /// Takes back the last move. Panics if there is none.
     pub fn unmake(&mut self) {
+        debug_assert_eq!(self.lite, 0, "a full unmake of a lite move");
         self.take_back::<true>();
     }
 
