@@ -77,15 +77,15 @@ impl Searcher {
         let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut singular_candidate = None;
-        // On a principal variation now, or when the table last saw the node: its late moves
-        // are reduced a ply less (Stockfish's ttPv), so that the lines the root's choice
-        // hangs on are searched more exactly.
-        let mut tt_pv = !null_window(alpha, beta);
+        // On a principal variation now, or flagged so in its hash entry (the flag is kept from
+        // one store to the next): its late moves are reduced a ply less (Stockfish's ttPv), so
+        // that the lines the root's choice hangs on are searched more exactly.
+        let pv_node = !null_window(alpha, beta);
+        let mut tt_pv = pv_node;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
             tt_pv |= e.pv;
             let score = from_tt(e.score, ply_i);
-            let pv_node = beta - alpha > 1;
             if e.bound != Bound::Upper
                 && e.depth >= depth - SE_DEPTH_MARGIN
                 && score.abs() < WIN_BOUND

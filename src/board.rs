@@ -1,6 +1,6 @@
 //! The board: stones as bitboards, per-point line indices and patterns, threat counts, an
 //! evaluation sum and a Zobrist key, all updated incrementally by [`Board::make`] and undone
-//! by [`Board::unmake`].
+//! by [`Board::unmake`] (the threat solver's [`Board::make_lite`] leaves the sum alone).
 //!
 //! Points are stored in a 16-wide grid (`index = row * 16 + col`), so every board from 5×5 to
 //! 15×15 fits in 256 points; points outside the playing size are walls.
@@ -189,7 +189,9 @@ impl Board {
             self.saved.resize_with(k + 1, Saved::default);
         }
         self.saved[k].counts = self.counts;
-        self.saved[k].sums = self.learned.sums_state();
+        if LEARN {
+            self.saved[k].sums = self.learned.sums_state();
+        }
         self.remove_point::<LEARN>(p);
         self.cells[i] = cell(color);
         self.stones[color.idx()][i >> 6] |= 1 << (i & 63);
@@ -236,7 +238,9 @@ impl Board {
                 }
             }
         }
-        learned.add_to_sums(delta);
+        if LEARN {
+            learned.add_to_sums(delta);
+        }
     }
 
     /// Lifts the stone of `color` that the last [`Board::place`] put at `p`: everything derived
@@ -267,7 +271,9 @@ impl Board {
             }
         }
         self.counts = saved.counts;
-        self.learned.restore_sums(saved.sums);
+        if LEARN {
+            self.learned.restore_sums(saved.sums);
+        }
     }
 
     /// Plays the side to move's stone at `p` (which must be empty and on the board).
@@ -276,7 +282,7 @@ impl Board {
         self.play::<true>(p);
     }
 
-    /// Takes back the last move. Panics if there is none.
+    /// Takes back the last move, a [`Board::make`]. Panics if there is none.
     pub fn unmake(&mut self) {
         debug_assert_eq!(self.lite, 0, "a full unmake of a lite move");
         self.take_back::<true>();
@@ -292,6 +298,7 @@ impl Board {
 
     /// Takes back the last move, a [`Board::make_lite`].
     pub fn unmake_lite(&mut self) {
+        debug_assert!(self.lite > 0, "a lite unmake of a full move");
         self.take_back::<false>();
         self.lite -= 1;
     }

@@ -127,6 +127,12 @@ proptest! {
                         b.make_lite(p);
                         made += 1;
                         prop_assert_eq!(b.five_at(p), predicted);
+                        for c in [Color::Black, Color::White] {
+                            let mut found: Vec<Pos> = b.five_points(c).collect();
+                            found.sort();
+                            let all = b.points().filter(|&q| b.is_empty(q) && b.makes_five(q, c));
+                            prop_assert_eq!(found, all.collect::<Vec<Pos>>());
+                        }
                         if let Err(why) = b.verify() {
                             prop_assert!(false, "a lite move's state differs from a rebuild: {}", why);
                         }
@@ -218,4 +224,22 @@ fn a_full_move_on_top_of_a_lite_one_is_refused() {
     let mut b = Board::with_start(12, StartPos::Center4);
     b.make_lite(Pos::new(4, 7));
     b.make(Pos::new(7, 4));
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "on top of a lite")]
+fn the_learned_features_are_not_read_on_top_of_a_lite_move() {
+    let mut b = Board::with_start(12, StartPos::Center4);
+    b.make_lite(Pos::new(4, 7));
+    let _ = wuzi::eval::evaluate(&b);
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "a full unmake of a lite move")]
+fn a_lite_move_is_not_taken_back_by_a_full_unmake() {
+    let mut b = Board::with_start(12, StartPos::Center4);
+    b.make_lite(Pos::new(4, 7));
+    b.unmake();
 }
