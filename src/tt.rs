@@ -26,7 +26,8 @@ pub struct Entry {
     pub best: Option<Pos>,
     /// How `score` bounds the true score.
     pub bound: Bound,
-    /// Whether the node was on a principal variation when it was stored.
+    /// Whether the node was on a principal variation, or flagged so by its entry before, when
+    /// it was stored (the flag carries over from one store to the next).
     pub pv: bool,
 }
 
