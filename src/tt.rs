@@ -26,8 +26,8 @@ pub struct Entry {
     pub best: Option<Pos>,
     /// How `score` bounds the true score.
     pub bound: Bound,
-    /// Whether the node was on a principal variation, or flagged so by its entry before, when
-    /// it was stored (the flag carries over from one store to the next).
+    /// Whether the node was on a principal variation when it was stored, or its entry said so
+    /// before (the search ORs the probed flag into the one it stores; `store` keeps what it is given).
     pub pv: bool,
 }
 
