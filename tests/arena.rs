@@ -260,6 +260,32 @@ fn sprt_stops_when_one_engine_is_clearly_stronger() {
 }
 
 #[test]
+fn report_reads_the_records_back() {
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings12.txt");
+    let (a, b) = (fake("good 21"), fake("good 22"));
+    let run = arena("report-src", &["--games", "4", "--openings", openings, &a, &b]);
+    assert_eq!(run.code, 0, "{run}");
+    let dir = run.out.to_str().expect("utf-8 path").to_string();
+    let report = |args: &[&str]| {
+        let out = Command::new(ARENA).arg("--report").args(args).output().expect("arena runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), text, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // The same records as two runs: the match's own table, twice, then pooled.
+    let (code, text, _) = report(&[&dir, &dir]);
+    assert_eq!(code, Some(0), "{text}");
+    let total = |t: &str| t.lines().find(|l| l.starts_with("total")).map(str::to_string);
+    assert_eq!(total(&text), total(&run.stdout), "{text}\n{run}");
+    assert!(text.contains("(4 games, 2 whole pairs)"), "{text}");
+    assert!(text.contains("== all 2 runs (8 games, 4 whole pairs"), "{text}");
+    assert!(text.contains("runs 1 and 2: 4 of 4 games ended alike"), "{text}");
+    assert!(text.contains("2 openings played as whole pairs in all 2 runs"), "{text}");
+    let (code, _, stderr) = report(&["/nonexistent/records"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("arena: /nonexistent/records"), "{stderr}");
+}
+
+#[test]
 fn bad_usage_exits_2() {
     for args in [&["only-one"][..], &["--games", "x", "a", "b"], &["--frobnicate", "a", "b"]] {
         let run = arena("usage", args);

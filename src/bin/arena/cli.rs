@@ -13,6 +13,7 @@ arena: plays two gomoku brains against each other under the 12x12 judge's rules.
 
 USAGE:
     arena [OPTIONS] 'COMMAND A' 'COMMAND B'
+    arena --report RUN [RUN...]
 
 Each COMMAND is a command line split into words as a shell would (quotes and backslashes
 work; no variables or globs), e.g. 'target/release/wuzi' or './brain --level \"very hard\"'.
@@ -42,6 +43,14 @@ OPTIONS:
     --out DIR            where records go (default arena-out/): game-NNNN.txt per game and
                          match.txt; files of the same name are overwritten
     --debug-log          also record each side's DEBUG lines
+    --report             play nothing: read the records of matches already played and
+                         print their figures. Each RUN is one or more record directories
+                         joined by commas (a run played in blocks); for each run and for
+                         all of them pooled: the score by games, by opening pairs and by
+                         colour, the faults, engine A's slowest move, game totals and
+                         memory; with two runs or more, the score per opening that every
+                         run played, with the interval for these openings and the one for
+                         openings in general, and how many games ended alike
     -h, --help           print this text
 
 RULES ENFORCED (each breach loses the game at once, the reason is reported):
@@ -97,6 +106,8 @@ pub struct Options {
 pub enum Parsed {
     /// Play a match.
     Run(Box<Options>),
+    /// Report on the records of these runs (each: directories joined by commas).
+    Report(Vec<String>),
     /// Print the usage.
     Help,
 }
@@ -137,6 +148,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
     let mut positional = Vec::new();
     let mut args = args.into_iter();
     let mut only_positional = false;
+    let mut report = false;
     while let Some(arg) = args.next() {
         if only_positional || !arg.starts_with('-') || arg == "-" {
             positional.push(arg);
@@ -182,11 +194,20 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             "--sprt" => o.sprt = Some(Sprt::parse(&value()?)?),
             "--out" => o.out = PathBuf::from(value()?),
             "--debug-log" => o.debug_log = true,
+            "--report" => report = true,
             _ => return Err(format!("unknown option {arg:?}")),
         }
-        if inline.is_some() && matches!(name.as_str(), "--pin" | "--debug-log" | "--help") {
+        if inline.is_some()
+            && matches!(name.as_str(), "--pin" | "--debug-log" | "--help" | "--report")
+        {
             return Err(format!("{name} takes no value"));
         }
+    }
+    if report {
+        if positional.is_empty() {
+            return Err("--report wants at least one run: record directories".to_string());
+        }
+        return Ok(Parsed::Report(positional));
     }
     if positional.len() != 2 {
         return Err(format!(
@@ -334,5 +355,15 @@ mod tests {
         assert!(parse(args(&["--start", "empty", "a", "b"])).is_err());
         assert!(parse(args(&["--games"])).is_err());
         assert!(matches!(parse(args(&["--help"])), Ok(Parsed::Help)));
+        assert!(parse(args(&["--report"])).is_err(), "a report needs a run");
+        assert!(parse(args(&["--report=yes", "d"])).is_err());
+    }
+
+    #[test]
+    fn a_report_takes_runs_of_directories() {
+        let Parsed::Report(runs) = parse(args(&["--report", "a,b", "c"])).unwrap() else {
+            panic!("not a report")
+        };
+        assert_eq!(runs, ["a,b".to_string(), "c".to_string()]);
     }
 }

@@ -11,6 +11,7 @@ mod openings;
 mod process;
 mod record;
 mod referee;
+mod report;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -43,6 +44,20 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("arena: {e}\nTry `arena --help`.");
             ExitCode::from(2)
+        }
+        Ok(Parsed::Report(specs)) => {
+            let runs: Result<Vec<report::Run>, String> =
+                specs.iter().map(|spec| report::Run::load(spec)).collect();
+            match runs {
+                Ok(runs) => {
+                    print!("{}", report::report(&runs));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("arena: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
         Ok(Parsed::Run(o)) => match run_match(&o) {
             Ok(()) => ExitCode::SUCCESS,
@@ -294,14 +309,6 @@ fn decision_text(d: Decision) -> &'static str {
     }
 }
 
-fn signed(x: f64) -> String {
-    if x.is_infinite() {
-        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else {
-        format!("{x:+.1}")
-    }
-}
-
 /// The end-of-match report (also written to `match.txt`).
 fn summary(
     o: &Options,
@@ -313,33 +320,7 @@ fn summary(
     let total = t.total();
     let _ = writeln!(s, "\n== match result ({} games played)", total.games());
     s.push_str(header);
-    let _ =
-        writeln!(s, "{:<14}{:>6}{:>7}{:>8}{:>10}", "engine A", "wins", "draws", "losses", "points");
-    let rows = [("as black", t.by_color[0]), ("as white", t.by_color[1]), ("total", total)];
-    for (name, w) in rows {
-        let points = format!("{}/{}", w.points(), w.games());
-        let _ = writeln!(s, "{name:<14}{:>6}{:>7}{:>8}{points:>10}", w.wins, w.draws, w.losses);
-    }
-    if let Some(e) = stats::estimate(&total) {
-        let _ =
-            writeln!(s, "score of A: {:.3} (95% interval {:.3} .. {:.3})", e.score, e.low, e.high);
-        let err =
-            if e.elo_error.is_finite() { format!("{:.1}", e.elo_error) } else { "inf".into() };
-        let _ = writeln!(s, "Elo A-B: {} +/- {err} (95%)", signed(e.elo));
-    }
-    if let Some(e) = stats::estimate_pairs(&t.pairs) {
-        let [p0, p1, p2, p3, p4] = t.pairs.0;
-        let _ = writeln!(
-            s,
-            "by opening pairs ({} pairs scoring 0/0.5/1/1.5/2: {p0}/{p1}/{p2}/{p3}/{p4}): \
-             {:.3} (95% interval {:.3} .. {:.3}), Elo {}",
-            t.pairs.count(),
-            e.score,
-            e.low,
-            e.high,
-            signed(e.elo)
-        );
-    }
+    s.push_str(&report::result_table(&t.by_color, &t.pairs));
     for (i, label) in ['A', 'B'].iter().enumerate() {
         let list: Vec<String> = t.faults[i].iter().map(|(k, n)| format!("{k} {n}")).collect();
         let text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
