@@ -358,7 +358,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_gives_a_s_score_times_and_faults() {
+    fn a_record_gives_the_score_times_and_faults_of_a() {
         let g = game(3, false, "B 4,3  W 7,4", "0-1 A wins by five");
         assert_eq!((g.number, g.a_black, g.a_score), (3, false, 1.0));
         assert_eq!(g.opening, "B 4,3  W 7,4");
