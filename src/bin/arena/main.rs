@@ -321,10 +321,8 @@ fn summary(
     let _ = writeln!(s, "\n== match result ({} games played)", total.games());
     s.push_str(header);
     s.push_str(&report::result_table(&t.by_color, &t.pairs));
-    for (i, label) in ['A', 'B'].iter().enumerate() {
-        let list: Vec<String> = t.faults[i].iter().map(|(k, n)| format!("{k} {n}")).collect();
-        let text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
-        let _ = writeln!(s, "faults of {label}: {text}");
+    for (i, label) in ['A', 'B'].into_iter().enumerate() {
+        s.push_str(&report::faults_line(label, &t.faults[i]));
     }
     if let Some(sprt) = &o.sprt {
         let (lo, hi) = sprt.bounds();

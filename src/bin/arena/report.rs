@@ -198,6 +198,13 @@ pub fn result_table(by_color: &[Wdl; 2], pairs: &Pairs) -> String {
     s
 }
 
+/// `faults of A: move-timeout 1, exited 2` (or `none`), a line of the summary and the report.
+pub fn faults_line(label: char, kinds: &BTreeMap<&str, u32>) -> String {
+    let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
+    format!("faults of {label}: {text}\n")
+}
+
 /// A run's (or several runs') figures.
 fn run_figures(games: &[&GameResult], pairs: &[(String, f64)]) -> String {
     let mut by_color = [Wdl::default(); 2];
@@ -214,9 +221,7 @@ fn run_figures(games: &[&GameResult], pairs: &[(String, f64)]) -> String {
         for (_, kind) in games.iter().flat_map(|g| &g.faults).filter(|(l, _)| *l == label) {
             *kinds.entry(kind).or_insert(0) += 1;
         }
-        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        let text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
-        let _ = writeln!(s, "faults of {label}: {text}");
+        s.push_str(&faults_line(label, &kinds));
     }
     let mut totals: Vec<u64> = games.iter().map(|g| g.a_total_ms).collect();
     totals.sort_unstable();
