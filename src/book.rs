@@ -173,7 +173,7 @@ pub fn stats_of(table: &[Entry]) -> Stats {
         ..Stats::default()
     };
     let mut board = Board::with_start(BOOK_SIZE, StartPos::Center4);
-    stats.start_proven = lookup_in(table, &board).is_some_and(|h| h.proven);
+    stats.start_proven = lookup_in(table, &board).map_or(false, |h| h.proven);
     let mut seen = HashSet::new();
     let mut reached = HashSet::new();
     walk(table, &mut board, 0, &mut seen, &mut reached, &mut stats.depth);

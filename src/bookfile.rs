@@ -92,7 +92,10 @@ pub fn load_proof(path: &str) -> Vec<(Vec<Pos>, Pos, u64, Pos)> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for (moves, win) in read_lines(path).iter().filter_map(|l| parse_proof_line(l)) {
-        let Ok(b) = board_after(StartPos::Center4, &moves) else { continue };
+        let b = match board_after(StartPos::Center4, &moves) {
+            Ok(b) => b,
+            Err(_) => continue,
+        };
         let (key, sym) = canonical(&b);
         if b.is_empty(win) && seen.insert(key) {
             out.push((moves, win, key, sym.apply(win, b.size())));

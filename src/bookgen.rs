@@ -165,9 +165,12 @@ impl TreeView<'_> {
         if !seen.insert(key) {
             return;
         }
-        let Some(s) = self.tree.get(&key).cloned() else {
-            out.push((cost, board.moves().map(|(p, _)| p).collect()));
-            return;
+        let s = match self.tree.get(&key).cloned() {
+            Some(s) => s,
+            None => {
+                out.push((cost, board.moves().map(|(p, _)| p).collect()));
+                return;
+            }
         };
         if s.score.abs() > WIN_BOUND || ply >= self.max_ply {
             return;
@@ -338,7 +341,10 @@ fn refresh(o: &Options) -> Result<(), String> {
         let mut new_lines = Vec::new();
         for ((key, old), new) in todo.iter().zip(&results) {
             done.insert(*key);
-            let Some(new) = new else { continue };
+            let new = match new {
+                Some(new) => new,
+                None => continue,
+            };
             searched += 1;
             changed += usize::from(new.best != old.best);
             eprintln!(
@@ -372,9 +378,12 @@ fn prove(o: &Options) -> Result<(), String> {
     let mut known: HashMap<u64, Pos> =
         load_proof(&path).into_iter().map(|(_, _, k, w)| (k, w)).collect();
     eprintln!("book prove: {} positions already proven in {path}", known.len());
-    let Some(tree_path) = o.values.get("from-tree") else {
-        let from = parse_moves(o.text("from", ""))?;
-        return prove_one(&from, &config, &mut known, &path, true).map(|_| ());
+    let tree_path = match o.values.get("from-tree") {
+        Some(tree_path) => tree_path,
+        None => {
+            let from = parse_moves(o.text("from", ""))?;
+            return prove_one(&from, &config, &mut known, &path, true).map(|_| ());
+        }
     };
     // Every black-to-move position the builder's search thinks black wins, deepest first
     // (a shallower proof may then use the deeper ones as known wins).

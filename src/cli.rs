@@ -187,16 +187,30 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
     })
 }
 
+/// What the program that runs the brain brings from outside the brain's own modules.
+pub struct Host {
+    /// Whether standard input is a terminal (the board is then drawn by default). The
+    /// cargo-built binary asks std; the bundle cannot (`std::io::IsTerminal` is newer than
+    /// the judge's compilers) and says no, so there `--board` draws it.
+    pub stdin_is_terminal: bool,
+    /// `wuzi book ...`: the opening book's tools, which the bundle leaves out.
+    pub book_tools: Option<fn(&[String]) -> i32>,
+}
+
 /// Runs the program with `args` (without the program name); returns the exit code.
-pub fn main_with_args(args: &[String]) -> i32 {
-    use std::io::IsTerminal;
-    let terminal = std::io::stdin().is_terminal();
-    match parse(args, terminal) {
+pub fn main_with_args(args: &[String], host: &Host) -> i32 {
+    match parse(args, host.stdin_is_terminal) {
         Ok(Action::Print(text)) => {
             print!("{text}");
             0
         }
-        Ok(Action::Book(rest)) => crate::bookgen::main(&rest),
+        Ok(Action::Book(rest)) => match host.book_tools {
+            Some(tools) => tools(&rest),
+            None => {
+                eprintln!("wuzi: this build has no book tools: run `wuzi book` from the crate");
+                2
+            }
+        },
         Ok(Action::Bench(depth)) => {
             crate::bench::run(depth);
             0

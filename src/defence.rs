@@ -182,7 +182,7 @@ mod tests {
         // The first four lose; the rescue goes straight to the blocks (they are on the
         // winning lines), not to the fifth far move.
         assert_eq!(checked.losing, far[..DEFENCE_MAX_MOVES].to_vec());
-        assert!(checked.safe.is_some_and(|p| blocks.contains(&p)), "{:?}", checked.safe);
+        assert!(checked.safe.map_or(false, |p| blocks.contains(&p)), "{:?}", checked.safe);
         assert!(b.verify().is_ok());
     }
 

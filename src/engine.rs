@@ -122,8 +122,9 @@ impl Engine {
                 }
                 let report = self.search_quietly(&mut board, limits, watch.clone(), clock, stop);
                 // Disarmed before anything else runs: a reply from now on stops the ponder.
-                let continued = watch.is_some_and(|(hit, _)| hit.disarm());
-                if let Some(report) = report.filter(|r| r.best.is_some_and(|p| board.is_empty(p))) {
+                let continued = watch.map_or(false, |(hit, _)| hit.disarm());
+                if let Some(report) = report.filter(|r| r.best.map_or(false, |p| board.is_empty(p)))
+                {
                     let spent = clock.now() - started;
                     found = Some(Pondered { key, report, spent, continued });
                 }
@@ -259,7 +260,7 @@ impl Engine {
             searcher.think(&mut board, limits, clock, stop, on_iteration)
         }));
         match result {
-            Ok(report) if report.best.is_some_and(|p| self.board.is_empty(p)) => {
+            Ok(report) if report.best.map_or(false, |p| self.board.is_empty(p)) => {
                 Decision { pos: report.best, report: Some(report), note: None }
             }
             Ok(_) => Decision {

@@ -18,7 +18,7 @@
 //! [`LearnedState`] keeps, incrementally, each point's packed classes and each side's sums of
 //! evaluation values over the empty points, so the evaluation stays O(1).
 
-use std::sync::OnceLock;
+use crate::once::OnceValue;
 
 use crate::pattern::{Line, Pattern, NUM_TERNARY};
 
@@ -126,7 +126,7 @@ impl FeatureTables {
 
 /// The tables, built on first use.
 pub fn feature_tables() -> &'static FeatureTables {
-    static TABLES: OnceLock<FeatureTables> = OnceLock::new();
+    static TABLES: OnceValue<FeatureTables> = OnceValue::new();
     TABLES.get_or_init(build)
 }
 

@@ -34,7 +34,10 @@ impl Board {
     /// Whether the stone at `p` is part of five or more in a row: its runs on each line, up
     /// to the four neighbours a side that the board keeps (enough to see five).
     pub fn five_at(&self, p: Pos) -> bool {
-        let Some(color) = self.stone(p) else { return false };
+        let color = match self.stone(p) {
+            Some(color) => color,
+            None => return false,
+        };
         let own = |q: &&u8| **q != NO_POINT && self.stone(Pos(**q)) == Some(color);
         self.line_neighbours(p).iter().any(|line| {
             let back = line[..4].iter().rev().take_while(own).count();
@@ -44,6 +47,6 @@ impl Board {
 
     /// Whether the last move made five.
     pub fn last_move_won(&self) -> bool {
-        self.last_move().is_some_and(|p| self.five_at(p))
+        self.last_move().map_or(false, |p| self.five_at(p))
     }
 }

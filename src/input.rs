@@ -166,7 +166,10 @@ pub fn spawn_reader<T: Send + 'static>(
         let Signals { stop, aborts, pondering, ended, hit } = signals;
         let mut reader = BufReader::new(input);
         while permit_rx.recv().is_ok() {
-            let Some(line) = read_line_capped(&mut reader) else { break };
+            let line = match read_line_capped(&mut reader) {
+                Some(line) => line,
+                None => break,
+            };
             let cmd = parse(line);
             if is_abort(&cmd) {
                 aborts.fetch_add(1, Ordering::SeqCst);
@@ -179,7 +182,7 @@ pub fn spawn_reader<T: Send + 'static>(
             if tx.send((cmd, Instant::now())).is_err() {
                 return;
             }
-            if pondering.load(Ordering::SeqCst) && !stone.is_some_and(|code| hit.take(code)) {
+            if pondering.load(Ordering::SeqCst) && !stone.map_or(false, |code| hit.take(code)) {
                 stop.store(true, Ordering::SeqCst);
             }
         }

@@ -90,9 +90,12 @@ pub fn run<W: Write>(settings: &Settings, size: usize, input: Box<dyn Read + Sen
         let mut stones = Vec::new();
         let mut error = None;
         for row in 0..size {
-            let Some(text) = next_line(&mut reader) else {
-                error = Some("the input ended inside a board".to_string());
-                break;
+            let text = match next_line(&mut reader) {
+                Some(text) => text,
+                None => {
+                    error = Some("the input ended inside a board".to_string());
+                    break;
+                }
             };
             match parse_row(&text, size, row) {
                 Ok(s) => stones.extend(s),

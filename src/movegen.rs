@@ -45,7 +45,10 @@ pub fn move_score(board: &Board, p: Pos) -> i32 {
 /// the same everywhere: a move `margin` below the best is `exp(margin / POLICY_SCALE)` times
 /// less likely to be the search's choice. For the search's pruning and reductions.
 pub fn quiet_moves_within(moves: &[ScoredMove], margin: i32, min: usize, max: usize) -> usize {
-    let Some(best) = moves.iter().map(|m| m.score).max() else { return 0 };
+    let best = match moves.iter().map(|m| m.score).max() {
+        Some(best) => best,
+        None => return 0,
+    };
     let keep = moves.iter().filter(|m| m.score >= best - margin).count();
     keep.clamp(min, max).min(moves.len())
 }

@@ -7,7 +7,7 @@
 //! patterns of a point then map to a [`Combo`] and a point value. All tables are filled once
 //! at start-up (see [`tables`]), in a few milliseconds.
 
-use std::sync::OnceLock;
+use crate::once::OnceValue;
 
 /// What one stone makes along one line, weakest first. Overlines count as five (freestyle).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -151,7 +151,7 @@ pub struct Tables {
 
 /// The tables, built on first use.
 pub fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
+    static TABLES: OnceValue<Tables> = OnceValue::new();
     TABLES.get_or_init(build_tables)
 }
 

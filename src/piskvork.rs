@@ -91,7 +91,7 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, mut out: 
         input,
         signals.clone(),
         |l: Line| l,
-        |l| l.as_ref().is_ok_and(|t| t.trim().eq_ignore_ascii_case("END")),
+        |l| l.as_ref().map_or(false, |t| t.trim().eq_ignore_ascii_case("END")),
         |_| None,
     );
     let mut s = Session {
@@ -264,8 +264,11 @@ fn set_board(engine: &mut Engine, stones: &[(Pos, bool)]) {
 
 /// Removes the stone at `p`; the side that played it is to move again.
 fn take_back(engine: &mut Engine, p: Pos) -> Result<(), String> {
-    let Some(color) = engine.board().stone(p) else {
-        return Err(format!("no stone at {},{}", p.col(), p.row()));
+    let color = match engine.board().stone(p) {
+        Some(color) => color,
+        None => {
+            return Err(format!("no stone at {},{}", p.col(), p.row()));
+        }
     };
     if engine.board().last_move() == Some(p) {
         engine.undo();

@@ -240,9 +240,12 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 game = None;
             }
             Command::Place(x, y) | Command::Mine(x, y) => {
-                let Some(g) = game.as_mut() else {
-                    out.debug("ignored: no game started (send START 1 or START 2 first)");
-                    continue;
+                let g = match game.as_mut() {
+                    Some(g) => g,
+                    None => {
+                        out.debug("ignored: no game started (send START 1 or START 2 first)");
+                        continue;
+                    }
                 };
                 after_stone = true;
                 let mine = matches!(cmd, Command::Mine(..));
@@ -262,9 +265,12 @@ pub fn run<W: Write>(settings: &Settings, input: Box<dyn Read + Send>, output: W
                 }
             }
             Command::Turn => {
-                let Some(g) = game.as_mut() else {
-                    out.debug("ignored: TURN before START");
-                    continue;
+                let g = match game.as_mut() {
+                    Some(g) => g,
+                    None => {
+                        out.debug("ignored: TURN before START");
+                        continue;
+                    }
                 };
                 if g.answered {
                     out.debug(
@@ -390,9 +396,12 @@ fn answer_turn<W: Write>(
     settings: &Settings,
     out: &mut Output<W>,
 ) {
-    let Some(p) = decision.pos else {
-        out.debug(decision.note.as_deref().unwrap_or("no move"));
-        return;
+    let p = match decision.pos {
+        Some(p) => p,
+        None => {
+            out.debug(decision.note.as_deref().unwrap_or("no move"));
+            return;
+        }
     };
     engine.play(p, g.me);
     g.answered = true;

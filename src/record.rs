@@ -35,8 +35,9 @@ impl Record {
                 continue;
             }
             let coord = |s: &str| s.parse::<usize>().ok().filter(|&v| v < 12);
-            let (Some(r), Some(c)) = (coord(w[3]), coord(w[4])) else {
-                return Err(format!("bad move row '{line}'"));
+            let (r, c) = match (coord(w[3]), coord(w[4])) {
+                (Some(r), Some(c)) => (r, c),
+                _ => return Err(format!("bad move row '{line}'")),
             };
             record.moves.push(Pos::new(r, c));
             record.movers.push(w[2].to_string());

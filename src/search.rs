@@ -174,7 +174,7 @@ impl Searcher {
         {
             // The VCT gets a share of the move's time, so that it never starves the search.
             let share = ctl.tm.limits().soft.map(|s| s * VCT_TIME_PERCENT / 100);
-            let vct_abort = || abort() || share.is_some_and(|s| ctl.tm.elapsed() >= s);
+            let vct_abort = || abort() || share.map_or(false, |s| ctl.tm.elapsed() >= s);
             let found = self.solver.solve(board, VCT_MAX_DEPTH, ROOT_VCT_NODES, true, &vct_abort);
             self.nodes += self.solver.nodes();
             if let Some(line) = found {
@@ -261,7 +261,7 @@ impl Searcher {
                     let lost = |p: &Pos| checked.losing.contains(p);
                     root[..active].sort_by_key(|p| (lost(p), Some(*p) != checked.safe));
                     active -= checked.losing.len();
-                    if best.best.is_some_and(|b| lost(&b)) {
+                    if best.best.map_or(false, |b| lost(&b)) {
                         best.best = Some(root[0]);
                         best.pv = vec![root[0]];
                         early.rescued = true;
@@ -308,7 +308,8 @@ impl Searcher {
             if self.stopped && depth > 1 {
                 // Keep the last completed iteration, unless this one already found a move
                 // that beats it (the first root move is the previous best).
-                if self.pv[0].first().is_some_and(|&p| Some(p) != best.best) && score > best.score {
+                if self.pv[0].first().map_or(false, |&p| Some(p) != best.best) && score > best.score
+                {
                     best.best = self.pv[0].first().copied();
                     best.pv = self.pv[0].clone();
                     best.score = score;

@@ -173,20 +173,20 @@ impl<'a> TimeManager<'a> {
     /// Whether the hard limit has passed: nothing may run any more.
     pub fn hard_exceeded(&self) -> bool {
         let f = self.frame();
-        f.hard.is_some_and(|h| f.elapsed >= h)
+        f.hard.map_or(false, |h| f.elapsed >= h)
     }
     /// Whether the search proper must stop: the rest of the hard limit belongs to the check
     /// that the chosen move does not lose to the opponent's threats, which a search cut by the
     /// clock would otherwise skip.
     pub fn search_exceeded(&self) -> bool {
         let f = self.frame();
-        f.search_hard.is_some_and(|h| f.elapsed >= h)
+        f.search_hard.map_or(false, |h| f.elapsed >= h)
     }
     /// Whether `percent` of the search's part of the hard limit has passed (never without a
     /// hard limit: fixed-depth and fixed-node searches stay repeatable).
     pub fn search_past_percent(&self, percent: u32) -> bool {
         let f = self.frame();
-        f.search_hard.is_some_and(|h| f.elapsed >= h * percent / 100)
+        f.search_hard.map_or(false, |h| f.elapsed >= h * percent / 100)
     }
     /// Whether a new iteration should start, when it is expected to take `predicted`.
     /// `scale` (in percent, from [`soft_scale`]) stretches the soft limit: below 100 when the

@@ -25,11 +25,21 @@ fn indent(source: &str) -> String {
         .join("\n")
 }
 
+/// The bundle's `main`: the cargo-built one (`src/main.rs`) also asks std whether standard
+/// input is a terminal (`IsTerminal`, Rust 1.70) and brings the book tools; the bundle does
+/// neither, so that it compiles with the judge's older compilers.
+const BUNDLE_MAIN: &str = "
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let host = crate::cli::Host { stdin_is_terminal: false, book_tools: None };
+    std::process::exit(crate::cli::main_with_args(&args, &host));
+}
+";
+
 /// Builds the bundle text from the crate at `root`.
 fn bundle(root: &Path) -> Result<String, String> {
     let read = |p: PathBuf| fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
     let lib = read(root.join("src/lib.rs"))?;
-    let main = read(root.join("src/main.rs"))?;
     let mut out = String::new();
     out.push_str("// wuzi: a gomoku brain, bundled into one file for the judge.\n");
     out.push_str(&format!(
@@ -39,17 +49,22 @@ fn bundle(root: &Path) -> Result<String, String> {
     out.push_str("// Compile: rustc --edition 2021 -O wuzi.rs\n");
     // Library items a front-end of the full crate uses but the judge binary does not.
     out.push_str("#![allow(dead_code)]\n");
+    // Each module with the outer attributes written above it in `lib.rs`.
     let mut modules = Vec::new();
+    let mut attributes = String::new();
     for line in lib.lines() {
         let t = line.trim();
         if let Some(name) = t.strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) {
-            modules.push(name.to_string());
+            modules.push((name.to_string(), std::mem::take(&mut attributes)));
+        } else if t.starts_with("#[") {
+            attributes.push_str(t);
+            attributes.push('\n');
         } else if t.starts_with("#![") {
             out.push_str(line);
             out.push('\n');
         }
     }
-    for name in &modules {
+    for (name, attributes) in &modules {
         let text = read(root.join(format!("src/{name}.rs")))?;
         for bad in ["#[path", "include!", "include_bytes!", "include_str!", "wuzi::"] {
             if text.contains(bad) {
@@ -59,17 +74,11 @@ fn bundle(root: &Path) -> Result<String, String> {
         // Cargo's environment is not there under plain rustc: bake the version in.
         let version = format!("\"{}\"", env!("CARGO_PKG_VERSION"));
         let text = strip_tests(&text).replace("env!(\"CARGO_PKG_VERSION\")", &version);
-        out.push_str(&format!("\npub mod {name} {{\n"));
+        out.push_str(&format!("\n{attributes}pub mod {name} {{\n"));
         out.push_str(&indent(&text));
         out.push_str("\n}\n");
     }
-    out.push('\n');
-    for line in main.lines() {
-        if !line.starts_with("//!") {
-            out.push_str(&line.replace("wuzi::", "crate::"));
-            out.push('\n');
-        }
-    }
+    out.push_str(BUNDLE_MAIN);
     Ok(out)
 }
 
