@@ -125,11 +125,16 @@ pub fn entries(
     let mut roots = Vec::new();
     for (moves, _, _, _) in proof {
         let n = moves.len();
-        let covered = n >= 2
-            && board_after(StartPos::Center4, &moves[..n - 2]).ok().is_some_and(|b| {
+        // A position whose parent's proven win is this very move is covered by the parent.
+        let parent =
+            if n >= 2 { board_after(StartPos::Center4, &moves[..n - 2]).ok() } else { None };
+        let covered = match parent {
+            Some(b) => {
                 let (k, sym) = canonical(&b);
-                wins.get(&k).is_some_and(|&w| sym.apply(w, 12) == moves[n - 2])
-            });
+                wins.get(&k).map(|&w| sym.apply(w, 12)) == Some(moves[n - 2])
+            }
+            None => false,
+        };
         if !covered {
             roots.push(moves.clone());
         }
