@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::board::{Color, Pos, StartPos};
 use crate::budget::Limits;
 use crate::engine::Engine;
-use crate::search::score_text;
+use crate::search::{score_text, SearchReport};
 use crate::timeman::WallClock;
 
 /// How a game by hand is set up.
@@ -97,6 +97,24 @@ pub fn parse_input(line: &str) -> Result<Input, String> {
     }
 }
 
+/// What `wuzi play` says after its move: where a book move came from, or the search's
+/// evaluation, depth and expected line (a book move has neither, so it says so instead).
+fn move_note(r: &SearchReport) -> String {
+    if r.source.starts_with("book") {
+        return if r.source.contains("proven") {
+            "from the opening book, a proven win".to_string()
+        } else {
+            "from the opening book".to_string()
+        };
+    }
+    let line: Vec<String> = r.pv.iter().skip(1).take(8).map(|p| p.to_string()).collect();
+    let mut note = format!("eval {}, depth {}", score_text(r.score), r.depth);
+    if !line.is_empty() {
+        note.push_str(&format!(", expects {}", line.join(" ")));
+    }
+    note
+}
+
 /// Runs a game by hand on `input` and `out` until `quit` or the end of input.
 pub fn run(options: &Options, input: &mut dyn BufRead, out: &mut dyn Write) {
     let mut engine = Engine::new(options.hash_mb);
@@ -118,15 +136,7 @@ pub fn run(options: &Options, input: &mut dyn BufRead, out: &mut dyn Write) {
                 engine.play(p, me);
                 let _ = write!(out, "wuzi plays {} {}", p.row(), p.col());
                 if let Some(r) = d.report {
-                    let line: Vec<String> =
-                        r.pv.iter().skip(1).take(8).map(|p| p.to_string()).collect();
-                    let _ = write!(
-                        out,
-                        "  (eval {}, depth {}, expects {})",
-                        score_text(r.score),
-                        r.depth,
-                        line.join(" ")
-                    );
+                    let _ = write!(out, "  ({})", move_note(&r));
                 }
                 let _ = writeln!(out);
             }
@@ -277,6 +287,16 @@ mod tests {
         assert!(text.contains("is not a move"), "{text}");
         assert!(text.contains("took back 2 stone(s)"), "{text}");
         assert!(text.contains("hint: "), "{text}");
+    }
+
+    #[test]
+    fn a_book_move_says_it_came_from_the_book() {
+        // At the judge's start with black to move the book answers; nothing was searched.
+        let options = Options { human_black: false, start: StartPos::Center4, ..quick() };
+        let text = play("quit\n", options);
+        let said = text.lines().find(|l| l.starts_with("wuzi plays")).expect("the brain moved");
+        assert!(said.ends_with("(from the opening book)"), "{said}");
+        assert!(!said.contains("depth"), "{said}");
     }
 
     #[test]
