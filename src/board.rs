@@ -486,9 +486,12 @@ impl Board {
             let empties = self.points().filter(|&p| self.is_empty(p)).map(|p| p.idx());
             self.learned.agrees(&fresh.learned, empties)?;
         }
-        for w in 0..4 {
-            if self.stones[0][w] & self.stones[1][w] != 0 {
-                return Err("a point holds two stones".into());
+        // The cells and the stone bitboards record the same stones, both ways.
+        for i in 0..NUM_POINTS {
+            let bits = [0, 1].map(|s| self.stones[s][i >> 6] >> (i & 63) & 1 == 1);
+            let want = [self.cells[i] == cell(Color::Black), self.cells[i] == cell(Color::White)];
+            if bits != want {
+                return Err(format!("point {i}: cell {} but bitboards {bits:?}", self.cells[i]));
             }
         }
         if self.compute_key() != self.key {
