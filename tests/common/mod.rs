@@ -31,6 +31,8 @@
 #![allow(dead_code)]
 
 pub mod judge;
+pub mod live;
+pub mod rng;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -39,7 +41,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use judge::{opp, Board, Due, Game, Referee, Reply, P};
+use judge::{opp, Board, Game, Referee, Reply, P};
 
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
