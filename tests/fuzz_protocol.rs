@@ -17,7 +17,7 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::rng::{Rng, LONG};
+use common::{Rng, LONG};
 
 /// One protocol under test.
 struct Protocol {

@@ -13,12 +13,11 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use common::judge::{self, Due, Referee};
-use common::live::Live;
-use common::rng::{Rng, LONG};
+use common::live::{Live, Timed};
+use common::{Rng, LONG};
 
 /// Streams, and the due `TURN`s each may have: each one that searches takes up to ~1.6 s.
 const STREAMS: u64 = 12;
@@ -64,55 +63,6 @@ fn line(rng: &mut Rng, referee: &Referee) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// The longest an answer may take (judge.md "Limits").
-fn limit(due: Due) -> Duration {
-    Duration::from_millis(match due {
-        Due::Ok => judge::START_MS,
-        Due::Move => judge::TURN_MS,
-    } as u64)
-}
-
-/// The judge's side of one stream: the model, when each line went, the slowest move.
-struct Judge {
-    referee: Referee,
-    sent: HashMap<usize, Instant>,
-    slowest: Duration,
-}
-
-impl Judge {
-    fn send(&mut self, brain: &mut Live, bytes: &[u8]) -> usize {
-        let at = brain.send(bytes);
-        let i = self.referee.send(&String::from_utf8_lossy(bytes));
-        self.sent.insert(i, at);
-        i
-    }
-
-    /// Checks one printed line; an answer must come in time after the line that asked.
-    fn take(&mut self, (at, line): (Instant, String)) -> Result<(), String> {
-        if let Some((i, due)) = self.referee.receive(&line)? {
-            let took = at.duration_since(self.sent[&i]);
-            if took > limit(due) {
-                return Err(format!("'{line}' (for line {i}) took {took:?}"));
-            }
-            if due == Due::Move {
-                self.slowest = self.slowest.max(took);
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads until no answer is due; fails when one is late (a second beyond its limit).
-    fn settle(&mut self, brain: &mut Live) -> Result<(), String> {
-        while let Some((i, due)) = self.referee.waiting() {
-            let deadline = self.sent[&i] + limit(due) + Duration::from_secs(1);
-            let wait = deadline.saturating_duration_since(Instant::now());
-            let got = brain.recv(wait).ok_or_else(|| format!("no answer ({due:?}) to line {i}"))?;
-            self.take(got)?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs stream `seed`: how many moves it asked for and the slowest answer, or what broke,
 /// with the lines sent.
 fn stream(seed: u64) -> Result<(usize, Duration), String> {
@@ -123,8 +73,7 @@ fn stream(seed: u64) -> Result<(usize, Duration), String> {
 fn run_stream(seed: u64, log: &mut Vec<String>) -> Result<(usize, Duration), String> {
     let mut rng = Rng::seeded(seed);
     let mut brain = Live::start(&["--ponder"]);
-    let mut judge =
-        Judge { referee: Referee::new(false), sent: HashMap::new(), slowest: Duration::ZERO };
+    let mut judge = Timed::new();
     let mut turns = 0;
     let n = 6 + rng.below(10);
     for k in 0..n {

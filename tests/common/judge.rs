@@ -211,6 +211,13 @@ impl Board {
             })
             .collect()
     }
+    /// The board as rows of `.`, `X` (black) and `O` (white), for messages.
+    pub fn diagram(&self) -> String {
+        (0..N)
+            .map(|r| (0..N).map(|c| ['.', 'X', 'O'][self.get((r, c)) as usize]).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
     /// The board under symmetry `k`.
     pub fn transform(&self, k: usize) -> Board {
         let mut b = Board::empty();

@@ -1,11 +1,14 @@
 //! A brain run live, line by line, each printed line stamped with the time it came: for the
 //! tests at the real clock, where how fast an answer comes is part of what is checked.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use super::judge::{self, Due, Referee};
 
 pub struct Live {
     child: Child,
@@ -102,5 +105,69 @@ impl Drop for Live {
         // A failed test must not leave a brain thinking on the machine.
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The longest an answer may take (judge.md "Limits").
+pub fn limit(due: Due) -> Duration {
+    Duration::from_millis(match due {
+        Due::Ok => judge::START_MS,
+        Due::Move => judge::TURN_MS,
+    } as u64)
+}
+
+/// The judge's side of a live session: the model, when each line went, the slowest move.
+pub struct Timed {
+    pub referee: Referee,
+    pub sent: HashMap<usize, Instant>,
+    pub slowest: Duration,
+    /// Every line printed so far, and each answer: the line that asked, when it came.
+    pub lines: Vec<String>,
+    pub answers: Vec<(usize, Due, Instant)>,
+}
+
+impl Timed {
+    pub fn new() -> Timed {
+        Timed {
+            referee: Referee::new(false),
+            sent: HashMap::new(),
+            slowest: Duration::ZERO,
+            lines: Vec::new(),
+            answers: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, brain: &mut Live, bytes: &[u8]) -> usize {
+        let at = brain.send(bytes);
+        let i = self.referee.send(&String::from_utf8_lossy(bytes));
+        self.sent.insert(i, at);
+        i
+    }
+
+    /// Checks one printed line; an answer must come in time after the line that asked.
+    pub fn take(&mut self, (at, line): (Instant, String)) -> Result<(), String> {
+        self.lines.push(line.clone());
+        if let Some((i, due)) = self.referee.receive(&line)? {
+            self.answers.push((i, due, at));
+            let took = at.duration_since(self.sent[&i]);
+            if took > limit(due) {
+                return Err(format!("'{line}' (for line {i}) took {took:?}"));
+            }
+            if due == Due::Move {
+                self.slowest = self.slowest.max(took);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads until no answer is due; fails when one is late (a second beyond its limit).
+    pub fn settle(&mut self, brain: &mut Live) -> Result<(), String> {
+        while let Some((i, due)) = self.referee.waiting() {
+            let deadline = self.sent[&i] + limit(due) + Duration::from_secs(1);
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let got = brain.recv(wait).ok_or_else(|| format!("no answer ({due:?}) to line {i}"))?;
+            self.take(got)?;
+        }
+        Ok(())
     }
 }
