@@ -6,33 +6,18 @@
 //! keeps its `DEBUG` output within the judge's limits.
 //!
 //! A protocol is an entry in [`PROTOCOLS`]: how to start the brain and a model of which
-//! answers each input line makes due.
+//! answers each input line makes due; the judge protocol's is the judge model of
+//! `tests/common/judge.rs`, written apart from the brain's parser. `tests/fuzz_real.rs` runs
+//! the judge protocol at the real clock with pondering.
+
+mod common;
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use wuzi::input::MAX_LINE;
-use wuzi::protocol::{parse_line, Command as Cmd};
-
-/// A small deterministic generator (xorshift), so that a failure can be replayed by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+use common::{Rng, LONG};
 
 /// One protocol under test.
 struct Protocol {
@@ -70,7 +55,7 @@ fn garbage(rng: &mut Rng) -> Vec<u8> {
         let n = 1 + rng.below(40);
         (0..n).map(|_| (rng.below(255) as u8).max(1)).filter(|&b| b != b'\n').collect()
     } else {
-        let n = MAX_LINE as u64 * (1 + rng.below(30));
+        let n = LONG as u64 * (1 + rng.below(30));
         (0..n).map(|_| b'A' + rng.below(26) as u8).collect()
     }
 }
@@ -159,21 +144,11 @@ fn piskvork_check(input: &[u8], output: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The input as the brain's reader splits it into text lines.
+/// The input as the brain's reader splits it into text lines (without `\r`).
 fn commands_text(input: &[u8]) -> Vec<String> {
-    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-    if input.ends_with(b"\n") {
-        lines.pop();
-    }
-    lines
+    common::judge::split_stream(input)
         .into_iter()
-        .map(|raw| {
-            if raw.len() > MAX_LINE {
-                String::from("\u{0}too long")
-            } else {
-                String::from_utf8_lossy(raw.strip_suffix(b"\r").unwrap_or(raw)).into_owned()
-            }
-        })
+        .map(|l| l.strip_suffix('\r').map(String::from).unwrap_or(l))
         .collect()
 }
 
@@ -288,7 +263,7 @@ fn judge_line(rng: &mut Rng) -> Vec<u8> {
         }
         _ => {
             // A very long line.
-            let n = MAX_LINE as u64 * (1 + rng.below(30));
+            let n = LONG as u64 * (1 + rng.below(30));
             return (0..n).map(|_| b'A' + rng.below(26) as u8).collect();
         }
     };
@@ -325,87 +300,11 @@ fn judge_stream(rng: &mut Rng) -> Vec<u8> {
     out
 }
 
-/// The commands the brain sees in `input`, split as its reader splits them.
-fn commands(input: &[u8]) -> Vec<Cmd> {
-    let mut cmds = Vec::new();
-    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-    if input.ends_with(b"\n") {
-        lines.pop();
-    }
-    for raw in lines {
-        if raw.len() > MAX_LINE {
-            cmds.push(Cmd::Invalid("too long".into()));
-            continue;
-        }
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        cmds.push(parse_line(&String::from_utf8_lossy(raw)));
-    }
-    cmds
-}
-
-/// The judge model's game: taken points, and whether we answered since the last stone.
-type JudgeGame = (HashSet<(i64, i64)>, bool);
-
-/// Checks the brain's output lines against a model of the judge protocol.
+/// Checks the brain's output lines against the judge model: an `OK` for each good `START`,
+/// a legal move for each due `TURN` (even one right before `END`, `START` or the end of
+/// input: the search stops at once then), nothing else but `DEBUG`.
 fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
-    const START: [(i64, i64); 4] = [(5, 5), (6, 6), (5, 6), (6, 5)];
-    let answers: Vec<&String> = output.iter().filter(|l| !l.starts_with("DEBUG")).collect();
-    let mut next = 0;
-    let mut game: Option<JudgeGame> = None;
-    let cmds = commands(input);
-    for (i, cmd) in cmds.iter().enumerate() {
-        match cmd {
-            Cmd::Start(_) => {
-                if answers.get(next).map(|s| s.as_str()) != Some("OK") {
-                    return Err(format!(
-                        "command {i} START: expected OK, got {:?}",
-                        answers.get(next)
-                    ));
-                }
-                next += 1;
-                game = Some((START.into_iter().collect(), false));
-            }
-            Cmd::End(_) => game = None,
-            Cmd::Place(x, y) | Cmd::Mine(x, y) => {
-                // The four start stones stay taken whatever comes: a stone on them, or on any
-                // taken point, changes nothing.
-                if let Some((taken, answered)) = game.as_mut() {
-                    let on = (0..12).contains(x) && (0..12).contains(y);
-                    if on && taken.insert((*x, *y)) {
-                        *answered = false;
-                    }
-                }
-            }
-            Cmd::Turn => {
-                let Some((taken, answered)) = game.as_mut() else { continue };
-                if *answered || taken.len() == 144 {
-                    continue;
-                }
-                // Every due TURN is answered, even one right before END, START or the end
-                // of input (the search stops at once then).
-                let got = answers.get(next).map(|s| s.as_str());
-                let mv: Option<(i64, i64)> = got.and_then(|s| {
-                    let v: Vec<i64> = s.split(' ').filter_map(|t| t.parse().ok()).collect();
-                    (v.len() == 2 && s.split(' ').count() == 2).then(|| (v[0], v[1]))
-                });
-                match mv {
-                    Some(p) => {
-                        if !(0..12).contains(&p.0) || !(0..12).contains(&p.1) || !taken.insert(p) {
-                            return Err(format!("command {i} TURN: illegal move {p:?}"));
-                        }
-                        next += 1;
-                        *answered = true;
-                    }
-                    None => return Err(format!("command {i} TURN: expected a move, got {got:?}")),
-                }
-            }
-            Cmd::Nothing | Cmd::Invalid(_) => {}
-        }
-    }
-    if next != answers.len() {
-        return Err(format!("unasked output: {:?}", &answers[next..]));
-    }
-    Ok(())
+    common::judge::check_session(input, output)
 }
 
 /// Runs the brain on `input`; returns its output lines, or what went wrong.
@@ -455,7 +354,7 @@ fn run(args: &[&str], input: Vec<u8>) -> Result<Vec<String>, String> {
 fn random_and_mutated_streams_never_break_the_rules() {
     for proto in PROTOCOLS {
         for seed in 1..=100u64 {
-            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut rng = Rng::seeded(seed);
             let input = (proto.stream)(&mut rng);
             let output = run(proto.args, input.clone())
                 .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", proto.name));
@@ -489,7 +388,9 @@ fn a_long_game_keeps_debug_within_the_judges_budget() {
         input.push_str("TURN\n");
     }
     input.push_str("END 0\n");
-    let output = run(&["--nodes", "500", "--board"], input.into_bytes()).unwrap();
+    let output = run(&["--nodes", "500", "--board"], input.clone().into_bytes()).unwrap();
+    // Every answer legal on the judge model's board, none unasked.
+    common::judge::check_session(input.as_bytes(), &output).unwrap();
     let debug: Vec<&String> = output.iter().filter(|l| l.starts_with("DEBUG")).collect();
     let bytes: usize = debug.iter().map(|l| l.len() + 1).sum();
     assert!(bytes <= 32 * 1024, "{bytes} bytes of DEBUG in one game");
