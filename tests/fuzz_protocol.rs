@@ -13,8 +13,8 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use wuzi::input::MAX_LINE;
-use wuzi::protocol::{parse_line, Command as Cmd};
+use wuzi::frontend::input::MAX_LINE;
+use wuzi::frontend::protocol::{parse_line, Command as Cmd};
 
 /// A small deterministic generator (xorshift), so that a failure can be replayed by seed.
 struct Rng(u64);
@@ -229,7 +229,7 @@ fn matrix_check(input: &[u8], output: &[String]) -> Result<(), String> {
                 break;
             };
             i += 1;
-            match wuzi::matrix::parse_row(text, MATRIX, row) {
+            match wuzi::frontend::matrix::parse_row(text, MATRIX, row) {
                 Ok(stones) => taken.extend(stones.iter().map(|(p, _)| (p.row(), p.col()))),
                 Err(_) => {
                     good = false;
