@@ -133,8 +133,8 @@ impl Limits {
 }
 
 /// How many more moves this side can expect to play after `played` of its own moves: the
-/// mean remaining length of the recorded games ([`crate::core::params::GAME_LENGTHS`], moves a side)
-/// that lasted longer than `played`, or a few moves past the longest recorded game.
+/// mean remaining length of the recorded games ([`crate::core::params::GAME_LENGTHS`], moves
+/// a side) that lasted longer than `played`, or a few moves past the longest recorded game.
 pub fn expected_moves_left(played: u64) -> u64 {
     let longer: Vec<u64> = crate::core::params::GAME_LENGTHS
         .iter()

@@ -119,9 +119,9 @@ impl<'a> TimeManager<'a> {
     }
     /// Says whether the move the search would play if stopped now is one the early defence
     /// check found safe. While it is, the final check has nothing to do and the search proper
-    /// may go on to all but [`crate::core::params::DEFENCE_VERIFIED_PERCENT`] of the hard limit: the
-    /// share kept for the check otherwise went unused (3,182 of 8,570 moves of a 200 ms rung at
-    /// the judge's clock ended at the search's 90% with the check skipped).
+    /// may go on to all but [`crate::core::params::DEFENCE_VERIFIED_PERCENT`] of the hard limit:
+    /// the share kept for the check otherwise went unused (3,182 of 8,570 moves of a 200 ms rung
+    /// at the judge's clock ended at the search's 90% with the check skipped).
     pub fn set_verified(&self, verified: bool) {
         self.verified.store(verified, Ordering::Relaxed);
     }

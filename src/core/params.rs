@@ -162,7 +162,7 @@ pub const ROOT_VCT_NODES: u64 = 300_000;
 /// Most of the search's best moves checked against the opponent's VCT before one is played.
 pub const DEFENCE_MAX_MOVES: usize = 4;
 /// Before the first iteration that starts after this share (percent) of the search's part
-/// of the hard limit, the best move is checked early (see `crate::search`).
+/// of the hard limit, the best move is checked early (see `crate::search::root`).
 pub const DEFENCE_EARLY_PERCENT: u32 = 30;
 /// When all of those lose, at most this many more are checked: the points of the opponent's
 /// winning lines (see [`crate::search::defence::check_vct`]).

@@ -1,7 +1,7 @@
 //! The alpha-beta search below the root: negamax with principal-variation search, the
 //! transposition table, killer and history ordering, late-move reductions and pruning, and a
 //! threat quiescence at the horizon. The root (threat solving, iterative deepening) is in
-//! `crate::search`.
+//! `crate::search::root`.
 
 use crate::board::Board;
 use crate::core::params::*;
@@ -66,8 +66,8 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        // Step 4. At the horizon, the threat quiescence (`crate::search::quiesce`): the static score,
-        // unless the side's fours do better. An opponent's four is always answered (below: the
+        // Step 4. At the horizon, the threat quiescence (`crate::search::quiesce`): the static
+        // score, unless the side's fours do better. An opponent's four is always answered (below: the
         // block is a single reply, which is extended).
         if depth <= 0 && opp_fives == 0 {
             return self.quiesce(board, ctl, ply, alpha, beta, QS_FOURS);

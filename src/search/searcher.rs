@@ -1,4 +1,4 @@
-//! The search's state, shared by the root (`crate::search`) and the alpha-beta search
+//! The search's state, shared by the root (`crate::search::root`) and the alpha-beta search
 //! below it (`crate::search::alphabeta`): the tables, the ordering statistics, the line buffers and
 //! the node count, with what one search may see of the world.
 
@@ -26,8 +26,8 @@ pub(crate) struct Control<'a> {
 }
 
 /// The searcher and its tables.
-/// Its fields are shared by the root (`crate::search`) and `crate::search::alphabeta`, the search
-/// below it.
+/// Its fields are shared by the root (`crate::search::root`) and `crate::search::alphabeta`,
+/// the search below it.
 pub struct Searcher {
     pub(crate) tt: Table,
     pub(crate) solver: Solver,

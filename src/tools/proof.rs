@@ -75,7 +75,7 @@ impl LeafWin {
 
 /// The win black's leaf check finds in `board` (black to move) within the brain's root
 /// budgets (or smaller ones). The same checks, in the same order and under the same
-/// conditions, as the brain's root (`crate::search`): a five; a VCF unless white has a five
+/// conditions, as the brain's root (`crate::search::root`): a five; a VCF unless white has a five
 /// to make; a VCT unless white has a five or an open four to make.
 pub fn leaf_win(
     board: &mut Board,
