@@ -10,11 +10,11 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use wuzi::bench::{board_after, parse_tactic, search_all, DEFAULT_DEPTH};
 use wuzi::board::StartPos;
-use wuzi::budget::Limits;
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
 use wuzi::engine::Engine;
-use wuzi::timeman::WallClock;
+use wuzi::search::bench::{board_after, parse_tactic, search_all, DEFAULT_DEPTH};
 
 /// Records pseudo-random games on the 12×12 board, then times replaying them: make+unmake
 /// pairs a second (move choice is not timed).

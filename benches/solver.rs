@@ -26,17 +26,17 @@
 
 use std::time::Instant;
 
-use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Pos, StartPos};
-use wuzi::budget::Limits;
-use wuzi::movegen::generate;
-use wuzi::params::{
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
+use wuzi::core::params::{
     DEFENCE_MAX_MOVES, DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, VCF_MAX_DEPTH, WIN_BOUND,
 };
-use wuzi::pattern::Combo;
-use wuzi::searcher::Searcher;
-use wuzi::threat::Solver;
-use wuzi::timeman::WallClock;
+use wuzi::core::pattern::Combo;
+use wuzi::search::bench::{board_after, parse_moves};
+use wuzi::search::movegen::generate;
+use wuzi::search::searcher::Searcher;
+use wuzi::search::threat::Solver;
 
 /// One suite line: the moves before our fatal move, the fatal move, and the opponent's
 /// winning line in the game.

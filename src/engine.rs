@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::board::{Board, Color, Pos, StartPos};
-use crate::budget::Limits;
-use crate::ponder::PonderHit;
+use crate::clock::budget::Limits;
+use crate::clock::ponder::PonderHit;
+use crate::clock::timeman::Clock;
+use crate::search::searcher::Searcher;
 use crate::search::SearchReport;
-use crate::searcher::Searcher;
-use crate::timeman::Clock;
 
 /// Faults that tests can inject to prove the safety net works.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -88,7 +88,7 @@ impl Engine {
     }
 
     /// Thinks on the opponent's time, until `stop` is raised (any input line) or
-    /// [`crate::params::PONDER_MAX_MS`] passes. With `reply`, the opponent's expected move,
+    /// [`crate::core::params::PONDER_MAX_MS`] passes. With `reply`, the opponent's expected move,
     /// it first searches our answer to it, as if that move had been played: if it is, the
     /// result is returned ([`Pondered`]). With `watch` as well (its [`PonderHit`] shared with
     /// the input reader, and the limits of our next move), the reply's arrival does not stop
@@ -105,17 +105,17 @@ impl Engine {
         clock: &dyn Clock,
         stop: &AtomicBool,
     ) -> Option<Pondered> {
-        if self.safety_net_only || crate::movegen::quick_move(&self.board).is_none() {
+        if self.safety_net_only || crate::search::movegen::quick_move(&self.board).is_none() {
             return None;
         }
         let started = clock.now();
-        let limits = Limits::ponder(crate::params::PONDER_MAX_MS);
+        let limits = Limits::ponder(crate::core::params::PONDER_MAX_MS);
         let mut found = None;
         if let Some(reply) = reply.filter(|&p| self.board.is_empty(p)) {
             let mut board = self.board.clone();
             board.put(reply, me.opp());
             board.set_side_to_move(me);
-            if !board.last_move_won() && crate::movegen::quick_move(&board).is_some() {
+            if !board.last_move_won() && crate::search::movegen::quick_move(&board).is_some() {
                 let key = board.key();
                 if let Some((hit, _)) = &watch {
                     hit.arm(reply.0);
@@ -230,7 +230,7 @@ impl Engine {
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> Decision {
         self.board.set_side_to_move(color);
-        let quick = crate::movegen::quick_move(&self.board);
+        let quick = crate::search::movegen::quick_move(&self.board);
         if quick.is_none() {
             return Decision { pos: None, report: None, note: Some("the board is full".into()) };
         }
@@ -289,7 +289,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timeman::WallClock;
+    use crate::clock::timeman::WallClock;
 
     #[test]
     fn ponder_answers_the_expected_reply_and_leaves_the_game_alone() {

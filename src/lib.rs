@@ -1,75 +1,35 @@
 //! wuzi: a gomoku (five-in-a-row, freestyle) brain.
 //!
-//! The protocol layer ([`protocol`]) reads commands and drives an [`engine::Engine`], which
-//! owns the incremental [`board::Board`] and runs the [`search`] under a [`timeman`] budget.
-//! Every module is one concern, one level deep, so that the bundler can merge the crate into
-//! one source file for the judge.
+//! The crate is in layers, each a folder whose `mod.rs` says what it holds and what it may
+//! use; a layer imports only the layers listed before it here, never one after it:
+//!
+//! - [`core`]: bitboards, sides, line patterns, tuning constants (uses nothing);
+//! - [`eval`]: the learned features and their weights (core);
+//! - [`board`]: the incremental board (core, eval);
+//! - [`clock`]: time control, limits, the clock, pondering's hand-over (core);
+//! - [`search`]: move generation, threat solver, hash table, the search, bench (all above);
+//! - [`book`]: the opening book's table and lookup (core, board, search);
+//! - [`engine`]: one game behind the small API every front-end drives (all above);
+//! - [`frontend`]: the judge protocol and the other front-ends, the command line (all above);
+//! - [`tools`]: the book builder and prover, the book's files, arena records (all above).
+//!
+//! Everything but `tools` is the brain, which the bundler (`src/bin/bundle.rs`) merges into
+//! one source file for the judge; the tools are left out of it.
 
-#[clippy::msrv = "1.63"]
-pub mod alphabeta;
-#[clippy::msrv = "1.63"]
-pub mod bench;
-#[clippy::msrv = "1.63"]
-pub mod bits;
 #[clippy::msrv = "1.63"]
 pub mod board;
 #[clippy::msrv = "1.63"]
 pub mod book;
 #[clippy::msrv = "1.63"]
-pub mod book_data;
-pub mod bookfile;
-pub mod bookgen;
+pub mod clock;
 #[clippy::msrv = "1.63"]
-pub mod budget;
-#[clippy::msrv = "1.63"]
-pub mod cli;
-#[clippy::msrv = "1.63"]
-pub mod color;
-#[clippy::msrv = "1.63"]
-pub mod defence;
-#[clippy::msrv = "1.63"]
-pub mod diagram;
+pub mod core;
 #[clippy::msrv = "1.63"]
 pub mod engine;
 #[clippy::msrv = "1.63"]
 pub mod eval;
 #[clippy::msrv = "1.63"]
-pub mod features;
-#[clippy::msrv = "1.63"]
-pub mod five;
-#[clippy::msrv = "1.63"]
-pub mod input;
-#[clippy::msrv = "1.63"]
-pub mod matrix;
-#[clippy::msrv = "1.63"]
-pub mod movegen;
-#[clippy::msrv = "1.63"]
-pub mod once;
-#[clippy::msrv = "1.63"]
-pub mod params;
-#[clippy::msrv = "1.63"]
-pub mod pattern;
-#[clippy::msrv = "1.63"]
-pub mod piskvork;
-#[clippy::msrv = "1.63"]
-pub mod play;
-#[clippy::msrv = "1.63"]
-pub mod ponder;
-pub mod proof;
-#[clippy::msrv = "1.63"]
-pub mod protocol;
-#[clippy::msrv = "1.63"]
-pub mod quiesce;
-pub mod record;
+pub mod frontend;
 #[clippy::msrv = "1.63"]
 pub mod search;
-#[clippy::msrv = "1.63"]
-pub mod searcher;
-#[clippy::msrv = "1.63"]
-pub mod threat;
-#[clippy::msrv = "1.63"]
-pub mod timeman;
-#[clippy::msrv = "1.63"]
-pub mod tt;
-#[clippy::msrv = "1.63"]
-pub mod weights;
+pub mod tools;

@@ -4,9 +4,9 @@
 fn main() {
     use std::io::IsTerminal;
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let host = wuzi::cli::Host {
+    let host = wuzi::frontend::cli::Host {
         stdin_is_terminal: std::io::stdin().is_terminal(),
-        book_tools: Some(wuzi::bookgen::main),
+        book_tools: Some(wuzi::tools::bookgen::main),
     };
-    std::process::exit(wuzi::cli::main_with_args(&args, &host));
+    std::process::exit(wuzi::frontend::cli::main_with_args(&args, &host));
 }

@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use wuzi::board::{Board, Color, Pos, StartPos};
-use wuzi::pattern::Combo;
+use wuzi::core::pattern::Combo;
 
 /// Everything observable about a board, to compare before a make and after its unmake.
 #[derive(Debug, PartialEq)]
@@ -232,7 +232,7 @@ fn a_full_move_on_top_of_a_lite_one_is_refused() {
 fn the_learned_features_are_not_read_on_top_of_a_lite_move() {
     let mut b = Board::with_start(12, StartPos::Center4);
     b.make_lite(Pos::new(4, 7));
-    let _ = wuzi::eval::evaluate(&b);
+    let _ = wuzi::search::eval::evaluate(&b);
 }
 
 #[test]

@@ -6,12 +6,12 @@
 
 use std::collections::HashSet;
 
-use wuzi::bench::{board_after, parse_moves};
 use wuzi::board::{Board, Color, StartPos};
 use wuzi::book::{canonical, lookup};
-use wuzi::params::{ROOT_VCF_NODES, ROOT_VCT_NODES};
-use wuzi::proof::{leaf_win, node_moves, LeafWin};
-use wuzi::threat::Solver;
+use wuzi::core::params::{ROOT_VCF_NODES, ROOT_VCT_NODES};
+use wuzi::search::bench::{board_after, parse_moves};
+use wuzi::search::threat::Solver;
+use wuzi::tools::proof::{leaf_win, node_moves, LeafWin};
 
 /// The moves from the start, as `wuzi book prove --from` takes them.
 fn line(board: &Board) -> String {
@@ -99,8 +99,8 @@ fn verify(
 fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
     // The proof file the table was made from: every proven position, and where walks start.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/proof.txt");
-    let proof = wuzi::bookfile::load_proof(path);
-    let book = wuzi::book_data::BOOK;
+    let proof = wuzi::tools::bookfile::load_proof(path);
+    let book = wuzi::book::data::BOOK;
     let proven = book.iter().filter(|&&e| wuzi::book::unpack(e).2 & wuzi::book::PROVEN != 0);
     let proven = proven.count();
     let mut solver = Solver::new();
@@ -127,9 +127,9 @@ fn every_proven_line_ends_in_a_win_the_root_solver_finds() {
 #[test]
 fn the_engine_plays_book_moves_only_when_asked_and_only_legal_ones() {
     use std::sync::atomic::AtomicBool;
-    use wuzi::budget::Limits;
+    use wuzi::clock::budget::Limits;
+    use wuzi::clock::timeman::WallClock;
     use wuzi::engine::Engine;
-    use wuzi::timeman::WallClock;
     let clock = WallClock::new();
     let stop = AtomicBool::new(false);
     let start = Board::with_start(12, StartPos::Center4);
@@ -179,7 +179,7 @@ fn book_lines_from_the_start_are_legal_games() {
 #[test]
 fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
     use std::collections::HashMap;
-    use wuzi::bookfile::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
+    use wuzi::tools::bookfile::{entries, parse_proof_line, parse_tree_line, tree_line, Searched};
     let s = Searched {
         moves: parse_moves("4,7 7,4").unwrap(),
         score: -35,
@@ -209,7 +209,7 @@ fn book_files_round_trip_and_proven_moves_win_over_searched_ones() {
 #[test]
 fn refresh_searches_again_only_what_the_book_still_plays_and_resumes() {
     use std::sync::atomic::AtomicBool;
-    use wuzi::bookfile::load_tree;
+    use wuzi::tools::bookfile::load_tree;
     let dir = std::env::temp_dir().join(format!("wuzi-refresh-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let tree = dir.join("tree.txt").to_string_lossy().into_owned();
@@ -221,16 +221,16 @@ fn refresh_searches_again_only_what_the_book_still_plays_and_resumes() {
         let args: Vec<String> = ["refresh", "--tree", &tree, "--proof", &proof, "--nodes", "3000"]
             .map(String::from)
             .into();
-        wuzi::bookgen::main(&args)
+        wuzi::tools::bookgen::main(&args)
     };
     assert_eq!(run(), 0);
     // What the same search plays from the start.
     let mut board = Board::with_start(12, StartPos::Center4);
-    let mut searcher = wuzi::searcher::Searcher::new(32);
-    let clock = wuzi::timeman::WallClock::new();
+    let mut searcher = wuzi::search::searcher::Searcher::new(32);
+    let clock = wuzi::clock::timeman::WallClock::new();
     let r = searcher.think(
         &mut board,
-        wuzi::budget::Limits::nodes(3000),
+        wuzi::clock::budget::Limits::nodes(3000),
         &clock,
         &AtomicBool::new(false),
         &mut |_| {},

@@ -1,6 +1,6 @@
-//! The one-file bundle: it is written, compiles with plain `rustc` without a warning, stays
-//! under the judge's 1 MB, replays every transcript and plays exactly the same moves as the
-//! cargo-built brain.
+//! The one-file bundle: it is written, holds the brain and no tool, compiles with plain
+//! `rustc` without a warning, stays under the judge's 1 MB, replays every transcript and plays
+//! exactly the same moves as the cargo-built brain.
 
 mod common;
 
@@ -18,6 +18,7 @@ fn build_bundle(dir: &Path) -> PathBuf {
     assert!(out.status.success(), "bundler failed: {}", String::from_utf8_lossy(&out.stderr));
     let size = std::fs::metadata(&source).unwrap().len();
     assert!(size < 1_000_000, "bundle is {size} bytes, over the judge's 1 MB");
+    holds_the_brain_and_no_tool(&std::fs::read_to_string(&source).unwrap());
     let exe = dir.join(if cfg!(windows) { "wuzi-bundled.exe" } else { "wuzi-bundled" });
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let out = Command::new(rustc)
@@ -30,6 +31,25 @@ fn build_bundle(dir: &Path) -> PathBuf {
     assert!(out.status.success(), "rustc failed:\n{stderr}");
     assert!(stderr.trim().is_empty(), "rustc warned:\n{stderr}");
     exe
+}
+
+/// The bundle holds every layer of the brain, merged as inline modules, and nothing of
+/// `src/tools/`: not the folder, not one of its modules, not a path into it.
+fn holds_the_brain_and_no_tool(text: &str) {
+    for layer in ["core", "eval", "board", "clock", "search", "book", "engine", "frontend"] {
+        assert!(text.contains(&format!("\npub mod {layer} {{\n")), "no layer {layer}");
+    }
+    for module in ["protocol", "state", "root", "index", "data", "weights"] {
+        assert!(text.contains(&format!("\npub mod {module} {{\n")), "no module {module}");
+    }
+    for tool in ["tools", "bookgen", "proof", "bookfile", "record"] {
+        assert!(!text.contains(&format!("mod {tool} ")), "the bundle holds `mod {tool}`");
+        assert!(!text.contains(&format!("mod {tool};")), "the bundle declares `mod {tool}`");
+    }
+    for symbol in ["crate::tools", "DATA_FILE", "fn load_tree", "fn leaf_win", "fn node_moves"] {
+        assert!(!text.contains(symbol), "the bundle holds `{symbol}`, a tool's");
+    }
+    assert!(!text.contains("\n#[cfg(test)]\nmod "), "the bundle holds a test module");
 }
 
 /// The answers (and DEBUG lines without timings) of `bin` to `input`.
@@ -72,5 +92,8 @@ fn bundle_compiles_replays_and_plays_the_same_moves() {
         assert_eq!(a, b, "bundle and cargo build differ with {args:?}");
         assert_eq!(a.iter().filter(|l| !l.starts_with("DEBUG")).count(), 5, "{a:?}");
     }
+    // The help text is a multi-line literal: merged unindented, it reads the same.
+    let help = |bin: &Path| Command::new(bin).arg("--help").output().unwrap().stdout;
+    assert_eq!(help(&cargo_built), help(&exe), "the bundle's --help differs");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -204,7 +204,7 @@ fn matrix_check(input: &[u8], output: &[String]) -> Result<(), String> {
                 break;
             };
             i += 1;
-            match wuzi::matrix::parse_row(text, MATRIX, row) {
+            match wuzi::frontend::matrix::parse_row(text, MATRIX, row) {
                 Ok(stones) => taken.extend(stones.iter().map(|(p, _)| (p.row(), p.col()))),
                 Err(_) => {
                     good = false;

@@ -4,13 +4,13 @@
 use std::sync::atomic::AtomicBool;
 
 use wuzi::board::{Board, Color, Pos, StartPos};
-use wuzi::budget::Limits;
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
+use wuzi::core::params::WIN_BOUND;
+use wuzi::core::pattern::Combo;
 use wuzi::engine::Engine;
-use wuzi::params::WIN_BOUND;
-use wuzi::pattern::Combo;
-use wuzi::searcher::Searcher;
-use wuzi::threat::Solver;
-use wuzi::timeman::WallClock;
+use wuzi::search::searcher::Searcher;
+use wuzi::search::threat::Solver;
 
 fn board(text: &str) -> Board {
     Board::from_ascii(text).expect("board")
@@ -307,7 +307,7 @@ fn a_deepening_vct_finds_the_short_win_first() {
 #[test]
 fn the_search_fits_a_quarter_of_a_windows_main_thread_stack() {
     let search = || {
-        wuzi::bench::search_all(Limits::depth(7))
+        wuzi::search::bench::search_all(Limits::depth(7))
             .iter()
             .map(|r| (r.best, r.score, r.nodes))
             .collect::<Vec<_>>()

@@ -4,11 +4,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use wuzi::bench::{board_after, parse_tactic};
 use wuzi::board::StartPos;
-use wuzi::budget::Limits;
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
 use wuzi::engine::Engine;
-use wuzi::timeman::WallClock;
+use wuzi::search::bench::{board_after, parse_tactic};
 
 #[test]
 fn tactics_suite_solve_rate_at_a_fixed_budget() {

@@ -42,15 +42,15 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use wuzi::bench::parse_moves;
-use wuzi::bits::splitmix;
 use wuzi::board::{Board, Color, Pos, StartPos};
-use wuzi::budget::Limits;
-use wuzi::params::WIN_BOUND;
-use wuzi::pattern::Combo;
-use wuzi::record::Record;
-use wuzi::searcher::{NodeSampler, Searcher};
-use wuzi::timeman::WallClock;
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
+use wuzi::core::bits::splitmix;
+use wuzi::core::params::WIN_BOUND;
+use wuzi::core::pattern::Combo;
+use wuzi::search::bench::parse_moves;
+use wuzi::search::searcher::{NodeSampler, Searcher};
+use wuzi::tools::record::Record;
 
 /// A small deterministic generator (SplitMix64): the crate has no dependencies.
 struct Rng(u64);

@@ -15,10 +15,10 @@
 use std::collections::BTreeMap;
 
 use wuzi::board::{Color, Pos};
-use wuzi::params::WIN;
-use wuzi::pattern::Combo;
-use wuzi::record::Record;
+use wuzi::core::params::WIN;
+use wuzi::core::pattern::Combo;
 use wuzi::search::score_text;
+use wuzi::tools::record::Record;
 
 use crate::records::{outcome, DRAWN, LOST, WON};
 use crate::{board_after, nodes_arg, pos_text, search_nodes, SEARCH_NODES};

@@ -35,14 +35,14 @@ mod records;
 use ask::{ask_brain, Proto};
 use records::{first_scores, missed, read_record};
 use wuzi::board::{Board, Pos, StartPos};
-use wuzi::budget::Limits;
-use wuzi::movegen::generate;
-use wuzi::params::WIN_BOUND;
-use wuzi::pattern::Combo;
+use wuzi::clock::budget::Limits;
+use wuzi::clock::timeman::WallClock;
+use wuzi::core::params::WIN_BOUND;
+use wuzi::core::pattern::Combo;
+use wuzi::search::movegen::generate;
 use wuzi::search::score_text;
-use wuzi::searcher::Searcher;
-use wuzi::threat::Solver;
-use wuzi::timeman::WallClock;
+use wuzi::search::searcher::Searcher;
+use wuzi::search::threat::Solver;
 
 /// Attacking moves and nodes of the long solve that decides whether a position is lost.
 const PROOF_DEPTH: i32 = 20;

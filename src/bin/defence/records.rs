@@ -3,9 +3,9 @@
 //! on the board).
 
 use wuzi::board::Pos;
-use wuzi::record::Record;
 use wuzi::search::score_text;
-use wuzi::threat::Solver;
+use wuzi::search::threat::Solver;
+use wuzi::tools::record::Record;
 
 use crate::{board_after, forced, nodes_arg, pos_text, search, vct, PROOF_NODES};
 

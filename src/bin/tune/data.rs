@@ -2,12 +2,12 @@
 
 use std::collections::HashMap;
 
-use wuzi::bench::parse_moves;
 use wuzi::board::{Board, Color, StartPos};
-use wuzi::features::NUM_FEATURES;
-use wuzi::movegen::{generate, Threat};
-use wuzi::params::WIN_BOUND;
-use wuzi::pattern::Combo;
+use wuzi::core::params::WIN_BOUND;
+use wuzi::core::pattern::Combo;
+use wuzi::eval::features::NUM_FEATURES;
+use wuzi::search::bench::parse_moves;
+use wuzi::search::movegen::{generate, Threat};
 
 /// Evaluation samples: sparse (role, feature) counts and a result.
 #[derive(Default)]

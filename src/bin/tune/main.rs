@@ -12,7 +12,7 @@
 //! own; both get an L2 penalty, the residual a stronger one, so rare combinations fall back
 //! on their lines. Every tenth game (by number) is held back for validation; both losses are
 //! printed as training goes, so over-fitting shows. The result is written as
-//! `src/weights.rs`, scaled by `params::EVAL_SCALE` and `params::POLICY_SCALE`.
+//! `src/eval/weights.rs`, scaled by `params::EVAL_SCALE` and `params::POLICY_SCALE`.
 //!
 //! Usage: `tune --data FILE [--data FILE ...] [--epochs N] [--lr X] [--l2 X] [--l2-lines X]
 //! [--lambda X] [--rank-weight X] [--rank-children N] [--games N] [--policy-epochs N]
@@ -38,8 +38,8 @@ mod model;
 
 use std::io::Write;
 
-use wuzi::features::{feature_tables, NUM_CLASSES, NUM_FEATURES};
-use wuzi::params::{EVAL_SCALE, POLICY_SCALE};
+use wuzi::core::params::{EVAL_SCALE, POLICY_SCALE};
+use wuzi::eval::features::{feature_tables, NUM_CLASSES, NUM_FEATURES};
 
 use data::{load, replay, EvalSet, PolicySet, RankSet};
 use model::{
@@ -69,7 +69,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         data: Vec::new(),
-        out: "src/weights.rs".into(),
+        out: "src/eval/weights.rs".into(),
         epochs: 600,
         lr: 0.02,
         l2: 1e-4,
@@ -351,12 +351,12 @@ fn main() {
 /// `--fine-tune` starts and is pulled back to.
 fn kept_model() -> Model {
     let mut w = vec![0.0; NUM_WEIGHTS];
-    for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+    for (f, row) in wuzi::eval::weights::FEATURE_WEIGHTS.iter().enumerate() {
         w[f] = f64::from(row[0]) / EVAL_SCALE;
         w[NUM_FEATURES + f] = f64::from(row[1]) / EVAL_SCALE;
     }
     let mut model = Model::with_prior(w);
-    model.bias = f64::from(wuzi::weights::TEMPO) / EVAL_SCALE;
+    model.bias = f64::from(wuzi::eval::weights::TEMPO) / EVAL_SCALE;
     model
 }
 
@@ -364,11 +364,11 @@ fn kept_model() -> Model {
 /// mover's own values, the opponent's, then the cross terms): what `--keep-policy` writes back.
 fn kept_policy() -> Model {
     let mut w = vec![0.0; NUM_WEIGHTS];
-    for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+    for (f, row) in wuzi::eval::weights::FEATURE_WEIGHTS.iter().enumerate() {
         w[f] = f64::from(row[2]) / POLICY_SCALE;
         w[NUM_FEATURES + f] = f64::from(row[3]) / POLICY_SCALE;
     }
-    for (i, &x) in wuzi::weights::POLICY_CROSS.iter().flatten().enumerate() {
+    for (i, &x) in wuzi::eval::weights::POLICY_CROSS.iter().flatten().enumerate() {
         w[2 * NUM_FEATURES + i] = f64::from(x) / POLICY_SCALE;
     }
     Model::with_prior(w)
@@ -463,12 +463,12 @@ mod tests {
         // rounding as trained ones: every value must come back exactly.
         let model = kept_model();
         let w = model.weights();
-        for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+        for (f, row) in wuzi::eval::weights::FEATURE_WEIGHTS.iter().enumerate() {
             assert_eq!((w[f] * EVAL_SCALE).round() as i16, row[0], "feature {f}, to move");
             let not_to_move = (w[NUM_FEATURES + f] * EVAL_SCALE).round() as i16;
             assert_eq!(not_to_move, row[1], "feature {f}, not to move");
         }
-        assert_eq!((model.bias * EVAL_SCALE).round() as i32, wuzi::weights::TEMPO);
+        assert_eq!((model.bias * EVAL_SCALE).round() as i32, wuzi::eval::weights::TEMPO);
         assert!(
             w[2 * NUM_FEATURES..].iter().all(|&x| x == 0.0),
             "no cross terms in the evaluation"
@@ -496,12 +496,12 @@ mod tests {
         // `--keep-policy` starts the policy at the build's values and writes them with the
         // same rounding as trained ones: every value, cross terms too, must come back exactly.
         let w = kept_policy().weights();
-        for (f, row) in wuzi::weights::FEATURE_WEIGHTS.iter().enumerate() {
+        for (f, row) in wuzi::eval::weights::FEATURE_WEIGHTS.iter().enumerate() {
             assert_eq!((w[f] * POLICY_SCALE).round() as i16, row[2], "feature {f}, own");
             let opp = (w[NUM_FEATURES + f] * POLICY_SCALE).round() as i16;
             assert_eq!(opp, row[3], "feature {f}, opponent's");
         }
-        let cross: Vec<i16> = wuzi::weights::POLICY_CROSS.iter().flatten().copied().collect();
+        let cross: Vec<i16> = wuzi::eval::weights::POLICY_CROSS.iter().flatten().copied().collect();
         assert_eq!(cross.len(), w.len() - 2 * NUM_FEATURES);
         for (i, &x) in cross.iter().enumerate() {
             assert_eq!((w[2 * NUM_FEATURES + i] * POLICY_SCALE).round() as i16, x, "cross {i}");

@@ -1,8 +1,8 @@
 //! The trainer's models and losses: feature weights as line-class weights plus residuals,
 //! Adam, the Texel, ranking and policy losses with their gradients.
 
-use wuzi::features::{feature_tables, NUM_CLASSES, NUM_CROSS, NUM_FEATURES};
-use wuzi::params::{EVAL_SCALE, POLICY_SCALE};
+use wuzi::core::params::{EVAL_SCALE, POLICY_SCALE};
+use wuzi::eval::features::{feature_tables, NUM_CLASSES, NUM_CROSS, NUM_FEATURES};
 
 use crate::data::{top_share, EvalSet, PolicySet, RankSet};
 
@@ -246,8 +246,8 @@ pub fn policy_pass(set: &PolicySet, w: &[f64], grad: Option<&mut Vec<f64>>) -> (
 /// The hand-set evaluation and ordering this crate had before, as feature weights (in logits
 /// of `EVAL_SCALE` and `POLICY_SCALE`): a control for experiments, `--handset`.
 pub fn handset() -> (Vec<f64>, Vec<f64>) {
-    use wuzi::features::CLASS_NAMES;
-    use wuzi::pattern::{combo_of, point_value};
+    use wuzi::core::pattern::{combo_of, point_value};
+    use wuzi::eval::features::CLASS_NAMES;
     let t = feature_tables();
     let pv = |f: usize| {
         let pats = t.classes[f].map(|c| CLASS_NAMES[c as usize].1);
