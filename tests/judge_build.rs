@@ -189,6 +189,26 @@ fn the_windows_build_plays_the_same_under_wine() {
     // Wine's first start sets up its prefix (about 15 s); later ones take a fraction of that.
     let first = session(&launcher, &[], "START 1\nTURN\nEND 0\n");
     assert_eq!(first.iter().filter(|l| !l.starts_with("DEBUG")).count(), 2, "{first:?}");
+    // One idle Wine process for the whole replay keeps the wineserver and its services up,
+    // so that no start races the server's shutdown between two transcripts (as `.ci/run`
+    // does for the limits); it is never sent a line and is killed on the way out.
+    let _resident = Resident(
+        Command::new(&launcher)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("an idle Wine process"),
+    );
     plays_like_the_cargo_build(&launcher, "the Windows build under Wine");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A child process killed when the test ends, however it ends.
+struct Resident(std::process::Child);
+
+impl Drop for Resident {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
