@@ -20,7 +20,9 @@ usage:
                             --white; from the judge's four stones unless --empty)
   wuzi book build|prove|refresh|export|stats ...
                             make or describe the opening book (wuzi book help)
-  wuzi bench [DEPTH]        search the bench positions to a fixed depth; print nodes and nps
+  wuzi bench [DEPTH] [--stats]
+                            search the bench positions to a fixed depth; print nodes and nps
+                            (--stats: and where the nodes went, crate::search::stats)
 
 options:
   --start center4|empty     each game's start: the judge's four stones (default) or empty
@@ -62,8 +64,9 @@ pub enum Action {
     Judge(Settings, Protocol),
     /// Play a game by hand in the terminal.
     Play(crate::frontend::play::Options),
-    /// Run the bench to the given depth (or the default).
-    Bench(Option<i32>),
+    /// Run the bench to the given depth (or the default), with the search's instruments
+    /// printed after it or not (`--stats`).
+    Bench(Option<i32>, bool),
     /// Make or describe the opening book (`wuzi book ...`): the tools' `bookgen`, which the
     /// full binary hands over in [`Host::book_tools`] and the bundle does not.
     Book(Vec<String>),
@@ -126,8 +129,19 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
                 }
             }
             "bench" => {
-                let depth = it.next().map(|d| number(d, "bench")).transpose()?;
-                bench = Some(depth);
+                // `bench [DEPTH] [--stats]`, in either order.
+                let (mut depth, mut stats) = (None, false);
+                while let Some(next) = it.as_slice().first() {
+                    if next == "--stats" && !stats {
+                        stats = true;
+                    } else if depth.is_none() && next.parse::<i32>().is_ok() {
+                        depth = Some(number(next, "bench")?);
+                    } else {
+                        break;
+                    }
+                    it.next();
+                }
+                bench = Some((depth, stats));
             }
             "--start" => {
                 settings.start = match value(&mut it, arg)? {
@@ -179,7 +193,7 @@ pub fn parse(args: &[String], stdin_is_terminal: bool) -> Result<Action, String>
         protocol = Protocol::Matrix(matrix_size);
     }
     Ok(match (bench, play) {
-        (Some(depth), _) => Action::Bench(depth),
+        (Some((depth, stats)), _) => Action::Bench(depth, stats),
         (None, Some(mut options)) => {
             options.hash_mb = settings.hash_mb;
             Action::Play(options)
@@ -212,8 +226,8 @@ pub fn main_with_args(args: &[String], host: &Host) -> i32 {
                 2
             }
         },
-        Ok(Action::Bench(depth)) => {
-            crate::search::bench::run(depth);
+        Ok(Action::Bench(depth, stats)) => {
+            crate::search::bench::run(depth, stats);
             0
         }
         Ok(Action::Judge(settings, protocol)) => {
@@ -240,5 +254,30 @@ pub fn main_with_args(args: &[String], host: &Host) -> i32 {
             eprintln!("wuzi: {why}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench(args: &[&str]) -> Result<(Option<i32>, bool), String> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        match parse(&args, false)? {
+            Action::Bench(depth, stats) => Ok((depth, stats)),
+            _ => Err("not the bench".into()),
+        }
+    }
+
+    #[test]
+    fn bench_takes_a_depth_and_stats_in_either_order() {
+        assert_eq!(bench(&["bench"]), Ok((None, false)));
+        assert_eq!(bench(&["bench", "12"]), Ok((Some(12), false)));
+        assert_eq!(bench(&["bench", "--stats"]), Ok((None, true)));
+        assert_eq!(bench(&["bench", "12", "--stats"]), Ok((Some(12), true)));
+        assert_eq!(bench(&["bench", "--stats", "9"]), Ok((Some(9), true)));
+        // What follows is an option of its own, not the bench's.
+        assert_eq!(bench(&["bench", "--hash", "16"]), Ok((None, false)));
+        assert!(bench(&["bench", "12", "--stats", "--stats"]).is_err());
     }
 }

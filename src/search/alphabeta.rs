@@ -9,6 +9,7 @@ use crate::core::pattern::Combo;
 use crate::search::eval::evaluate;
 use crate::search::movegen::{generate, move_score, Threat};
 use crate::search::searcher::{threat_verdict, Control, Searcher, MAX_PLY, NO_EVAL};
+use crate::search::stats::{depth_row, rank_bucket, Entry};
 use crate::search::tt::Bound;
 use std::sync::atomic::Ordering;
 
@@ -44,6 +45,7 @@ impl Searcher {
     ) -> i32 {
         // Step 1. Count the node and poll the limits.
         self.nodes += 1;
+        self.stats.entered[self.entered_by[ply] as usize] += 1;
         self.poll(ctl);
         self.pv[ply].clear();
         if self.stopped {
@@ -249,19 +251,21 @@ impl Searcher {
             if new_depth > 0 {
                 self.tt.prefetch(board.key_after(p));
             }
+            let combo = board.combo(p, me);
             board.make(p);
             self.three_exts[ply + 1] = child_three_exts;
+            let reduction = if i > 0 && reducible {
+                (lmr(depth, i) + lmr_policy_adjust(gap) - i32::from(tt_pv))
+                    .min(new_depth - 1)
+                    .max(0)
+            } else {
+                0
+            };
+            self.entered_by[ply + 1] = entry_kind(threat, combo, reduction);
             let mut score;
             if i == 0 {
                 score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let reduction = if reducible {
-                    (lmr(depth, i) + lmr_policy_adjust(gap) - i32::from(tt_pv))
-                        .min(new_depth - 1)
-                        .max(0)
-                } else {
-                    0
-                };
                 score =
                     -self.search(board, ctl, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if score > alpha && reduction > 0 && !self.stopped {
@@ -288,6 +292,7 @@ impl Searcher {
                 }
                 if alpha >= beta {
                     // Step 8. A cut-off: remember the move for ordering.
+                    self.stats.cut_rank[depth_row(depth)][rank_bucket(i)] += 1;
                     if quiet {
                         let k = &mut self.killers[ply];
                         if k[0] != Some(p) {
@@ -321,6 +326,19 @@ impl Searcher {
 
 /// Whether a node's window is null (not a principal-variation node).
 #[inline]
+/// The kind of move (`crate::search::stats::Entry`) for the instruments: what the node
+/// answers first, then what the move makes, then whether it was reduced.
+fn entry_kind(threat: Threat, combo: Combo, reduction: i32) -> Entry {
+    match threat {
+        Threat::BlockFour => Entry::AnswerToFour,
+        Threat::BlockThree => Entry::AnswerToThree,
+        _ if combo >= Combo::Four => Entry::Four,
+        _ if combo >= Combo::ThreeThree => Entry::DoubleThreat,
+        _ if reduction > 0 => Entry::ReducedQuiet,
+        _ => Entry::Quiet,
+    }
+}
+
 fn null_window(alpha: i32, beta: i32) -> bool {
     beta - alpha == 1
 }

@@ -8,6 +8,7 @@ use crate::board::{Board, Color, Pos, StartPos};
 use crate::clock::budget::Limits;
 use crate::clock::timeman::WallClock;
 use crate::search::searcher::Searcher;
+use crate::search::stats::Stats;
 use crate::search::SearchReport;
 
 /// Default bench depth.
@@ -54,24 +55,33 @@ pub fn board_after(start: StartPos, moves: &[Pos]) -> Result<Board, String> {
 
 /// Searches every bench position within `limits` with fresh tables; returns the reports.
 pub fn search_all(limits: Limits) -> Vec<SearchReport> {
+    search_all_counted(limits).0
+}
+
+/// [`search_all`], with the instruments' counts summed over the positions.
+pub fn search_all_counted(limits: Limits) -> (Vec<SearchReport>, Stats) {
+    let mut stats = Stats::default();
     let stop = AtomicBool::new(false);
     let clock = WallClock::new();
-    POSITIONS
+    let reports = POSITIONS
         .iter()
         .map(|(start, moves)| {
             let mut board = board_after(*start, &parse_moves(moves).expect("bench moves"))
                 .expect("bench position");
             let mut searcher = Searcher::new(16);
-            searcher.think(&mut board, limits, &clock, &stop, &mut |_| {})
+            let report = searcher.think(&mut board, limits, &clock, &stop, &mut |_| {});
+            stats.add(searcher.stats());
+            report
         })
-        .collect()
+        .collect::<Vec<_>>();
+    (reports, stats)
 }
 
 /// Runs the bench to `depth` (default [`DEFAULT_DEPTH`]) and prints each position's result
-/// and the total as `N nodes M nps`.
-pub fn run(depth: Option<i32>) {
+/// and the total as `N nodes M nps`, after the instruments' tables if `with_stats`.
+pub fn run(depth: Option<i32>, with_stats: bool) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
-    let reports = search_all(Limits::depth(depth));
+    let (reports, stats) = search_all_counted(Limits::depth(depth));
     let mut nodes = 0;
     let mut ms = 0;
     for (i, r) in reports.iter().enumerate() {
@@ -79,6 +89,10 @@ pub fn run(depth: Option<i32>) {
         nodes += r.nodes;
         ms += r.time_ms;
     }
+    if with_stats {
+        print!("{}", stats.report());
+    }
+    // Last, as CI and the commit signature read the last line.
     println!("{} nodes {} nps", nodes, nodes * 1000 / ms.max(1));
 }
 

@@ -5,6 +5,7 @@
 //! Scores are from the side to move's point of view; a win in `n` plies from the root scores
 //! `WIN - n`, so faster wins and slower losses are preferred.
 
+use crate::search::stats::{depth_row, rank_bucket, Entry};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -351,7 +352,10 @@ impl Searcher {
         let mut best_idx = 0;
         self.pv[0].clear();
         self.three_exts[1] = 0;
+        self.entered_by[1] = Entry::Root;
+        let row = depth_row(depth);
         for (i, &p) in root.iter().enumerate() {
+            let before = self.nodes;
             board.make(p);
             let mut score;
             if i == 0 {
@@ -363,6 +367,7 @@ impl Searcher {
                 }
             }
             board.unmake();
+            self.stats.root_nodes[row][rank_bucket(i)] += self.nodes - before;
             if self.stopped {
                 break;
             }
@@ -384,6 +389,9 @@ impl Searcher {
                     break;
                 }
             }
+        }
+        if !self.stopped {
+            self.stats.root_best[row][rank_bucket(best_idx)] += 1;
         }
         root[..=best_idx].rotate_right(1);
         best

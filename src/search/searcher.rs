@@ -2,6 +2,7 @@
 //! below it (`crate::search::alphabeta`): the tables, the ordering statistics, the line buffers and
 //! the node count, with what one search may see of the world.
 
+use crate::search::stats::{Entry, Stats};
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Pos, NUM_POINTS};
@@ -44,6 +45,10 @@ pub struct Searcher {
     /// (`params::THREE_EXT_MAX` at most).
     pub(crate) three_exts: Vec<u8>,
     pub(crate) nodes: u64,
+    /// The instruments (`crate::search::stats`), summed over this searcher's searches.
+    pub(crate) stats: Stats,
+    /// Per ply: the kind of move that entered the node at that ply.
+    pub(crate) entered_by: Vec<Entry>,
     /// The node count at which the next poll of the limits is due.
     pub(crate) next_poll: u64,
     pub(crate) stopped: bool,
@@ -106,11 +111,18 @@ impl Searcher {
             evals: vec![NO_EVAL; MAX_PLY + 1],
             three_exts: vec![0; MAX_PLY + 1],
             nodes: 0,
+            stats: Stats::default(),
+            entered_by: vec![Entry::Root; MAX_PLY + 1],
             next_poll: 0,
             stopped: false,
             sampler: None,
             hash_mb,
         }
+    }
+
+    /// The instruments' counts over every search this searcher made.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
     }
 
     /// Forgets the last game's ordering statistics and ages the hash table.
