@@ -229,7 +229,9 @@ impl Searcher {
             // A lone open three forces only a block, often one that builds for the opponent:
             // late in the order it is reduced and pruned like a quiet move. Double threats
             // and fours are not.
-            let quiet = threat == Threat::Quiet && board.combo(p, me) < Combo::ThreeThree;
+            // What the move makes, read once: the reductions and the instruments want it.
+            let combo = board.combo(p, me);
+            let quiet = threat == Threat::Quiet && combo < Combo::ThreeThree;
             // Near the leaves, late quiet moves of a node that is not on the main line are
             // hopeless: they make no double threat and come late in the ordering.
             if quiet
@@ -243,7 +245,7 @@ impl Searcher {
             // has the bonuses in it), and it must be read before the move is made.
             let reducible = quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES;
             let gap = if reducible { best_policy - move_score(board, p) } else { 0 };
-            let fail_high_cut = i32::from(likely_fail_high && board.combo(p, me) < Combo::Four);
+            let fail_high_cut = i32::from(likely_fail_high && combo < Combo::Four);
             let new_depth = depth - 1 - fail_high_cut
                 + if Some(p) == tt_move { extension.max(singular_ext) } else { extension };
             // The child probes the table first (unless it is a leaf): its slot is fetched
@@ -251,7 +253,6 @@ impl Searcher {
             if new_depth > 0 {
                 self.tt.prefetch(board.key_after(p));
             }
-            let combo = board.combo(p, me);
             board.make(p);
             self.three_exts[ply + 1] = child_three_exts;
             let reduction = if i > 0 && reducible {
