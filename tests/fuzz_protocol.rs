@@ -14,7 +14,6 @@ mod common;
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Rng, LONG};
@@ -309,13 +308,7 @@ fn judge_check(input: &[u8], output: &[String]) -> Result<(), String> {
 
 /// Runs the brain on `input`; returns its output lines, or what went wrong.
 fn run(args: &[&str], input: Vec<u8>) -> Result<Vec<String>, String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
+    let mut child = common::live::spawn_wuzi(args).map_err(|e| e.to_string())?;
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         // The brain may exit early only by a bug; a broken pipe shows up in the checks.

@@ -17,16 +17,20 @@ pub struct Live {
     stderr: Option<JoinHandle<String>>,
 }
 
+/// The crate's `wuzi` binary with `args`, its three streams piped.
+pub fn spawn_wuzi(args: &[&str]) -> std::io::Result<Child> {
+    Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+}
+
 impl Live {
     /// The crate's `wuzi` binary with `args`.
     pub fn start(args: &[&str]) -> Live {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the wuzi binary starts");
+        let mut child = spawn_wuzi(args).expect("the wuzi binary starts");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
