@@ -270,19 +270,8 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         let kind = fatal_kind(board.combo(e.fatal, board.side_to_move()));
         threats += usize::from(kind != QUIET);
-        let p = ask_brain(&brain, proto, &e.moves)?;
-        if !board.is_empty(p) {
-            return Err(format!("entry {}: the brain played {} on a stone", i + 1, pos_text(p)));
-        }
-        // The suite's verdict on its fatal move stands (found by a search that saw the
-        // win); only another move is judged afresh, since today's search may not see the
-        // same win again.
-        let lost = p == e.fatal || {
-            let mut after = board.clone();
-            after.make(p);
-            vct(&mut solver, &mut after, PROOF_NODES).is_some()
-                || search(&mut after).score > WIN_BOUND
-        };
+        let p = ask_move(&brain, proto, e, &board, i)?;
+        let lost = move_loses(&mut solver, &board, e.fatal, p);
         let verdict = verdict(lost, p == e.fatal);
         match verdict {
             AVOIDED => avoided += 1,
@@ -306,6 +295,35 @@ fn run(args: &[String]) -> Result<(), String> {
         "{threats} of the {asked} fatal moves make a threat of ours (an open three or a four)"
     );
     Ok(())
+}
+
+/// Asks the brain started by `brain` for its move in entry `index`'s position `board` (after
+/// `e.moves`): a move on a stone is the brain's error, not a verdict, so it ends the run.
+fn ask_move(
+    brain: &[String],
+    proto: Proto,
+    e: &Entry,
+    board: &Board,
+    index: usize,
+) -> Result<Pos, String> {
+    let p = ask_brain(brain, proto, &e.moves)?;
+    if !board.is_empty(p) {
+        return Err(format!("entry {}: the brain played {} on a stone", index + 1, pos_text(p)));
+    }
+    Ok(p)
+}
+
+/// Whether move `p` loses in the suite position `board`, whose fatal move is `fatal`: the
+/// runners' one check (`run`, `tts`). The suite's verdict on its fatal move stands (found by
+/// a search that saw the win); only another move is judged afresh, since today's search may
+/// not see the same win again: lost when a long VCT solve finds a win for the opponent, or the
+/// long search scores the position after it as a win for the opponent.
+fn move_loses(solver: &mut Solver, board: &Board, fatal: Pos, p: Pos) -> bool {
+    p == fatal || {
+        let mut after = board.clone();
+        after.make(p);
+        vct(solver, &mut after, PROOF_NODES).is_some() || search(&mut after).score > WIN_BOUND
+    }
 }
 
 const QUIET: &str = "quiet";
