@@ -11,6 +11,12 @@
 //! # the same for a Gomocup brain, told the judge's clock (2 s a move, 90 s a game)
 //! cargo run --release --bin defence -- run --protocol piskvork \
 //!     --brain 'python3 ../shared/sparring/rapfi.py --turn-ms 200' tests/data/defence12-rapfi.txt
+//! # time to solution: at which thinking time does each position's answer hold for good?
+//! cargo run --release --bin defence -- tts --out wuzi-tts.tsv \
+//!     --brain 'target/release/wuzi --no-ponder --no-book --movetime {ms}' \
+//!     tests/data/defence12-rapfi.txt
+//! cargo run --release --bin defence -- tts --protocol piskvork --out rapfi-tts.tsv \
+//!     --brain 'python3 ../shared/sparring/rapfi.py --turn-ms {ms}' tests/data/defence12-rapfi.txt
 //! # were the games lost from the start? our search's score before each game's first real move
 //! cargo run --release --bin defence -- first-scores --engine A arena-out/game-*.txt
 //! # did it leave a win by threats on the board? a long VCT solve at each of its moves
@@ -31,6 +37,7 @@ use std::sync::atomic::AtomicBool;
 mod ask;
 mod diverge;
 mod records;
+mod tts;
 
 use ask::{ask_brain, Proto};
 use records::{first_scores, missed, read_record};
@@ -57,6 +64,19 @@ usage:
   defence run --brain 'COMMAND ARGS' [--protocol judge|piskvork] FILE
       how many fatal moves a brain avoids (a new process a position); the judge's
       protocol with MINE by default, or Gomocup's (BOARD, told the judge's clock)
+  defence tts --brain 'COMMAND ... {ms} ...' [--protocol judge|piskvork]
+              [--times 250,500,1000,2000,4000,8000] [--first N] [--out FILE] FILE
+      time to solution: each position asked at each time ({ms} in the command becomes
+      it, {game_ms} 45 times it, the judge's 2 s : 90 s), a new process an ask; its
+      moves, whether each holds, and the switch time (the shortest from which on every
+      answer holds: always, a time, or never); then the counts per time; --out: the
+      answers as TSV (position, ms, move, holds, ask_ms); --first N: the first N positions.
+      wuzi: 'target/release/wuzi --no-ponder --no-book --movetime {ms}' (a fixed time,
+      not capped by the judge's 2 s: the clock's --move-ms/--game-ms apply only without
+      it; it starts no iteration after half of it), or its own clock at the time with
+      '--move-ms {ms} --game-ms {game_ms}'; Rapfi: --protocol piskvork
+      'python3 ../shared/sparring/rapfi.py --turn-ms {ms}' (the judge's clock it is
+      told becomes {ms} a move and the game's scaled alike)
   defence first-scores [--engine A|B] RECORD...
       our long search's score before the engine's first unforced move of each game
   defence missed [--engine A|B] [--nodes N] RECORD...
@@ -75,6 +95,7 @@ fn main() {
         Some("first-scores") => first_scores(&args[1..]),
         Some("missed") => missed(&args[1..]),
         Some("diverge") => diverge::diverge(&args[1..]),
+        Some("tts") => tts::tts(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     if let Err(why) = code {
