@@ -178,7 +178,6 @@ pub fn tts(args: &[String]) -> Result<(), String> {
     let mut judged: HashMap<(usize, Pos), bool> = HashMap::new();
     let mut rows: Vec<Vec<bool>> = Vec::new();
     let mut spent = vec![Duration::ZERO; o.times.len()];
-    let mut unforced = 0;
     for (i, e) in suite[..n].iter().enumerate() {
         let board = board_after(&e.moves)?;
         if forced(&board) {
@@ -186,7 +185,6 @@ pub fn tts(args: &[String]) -> Result<(), String> {
             println!("{:>3}: a forced reply ({}): not asked", i + 1, pos_text(e.fatal));
             continue;
         }
-        unforced += 1;
         let mut cells = Vec::new();
         let mut holds = Vec::new();
         for (k, &ms) in o.times.iter().enumerate() {
@@ -202,8 +200,8 @@ pub fn tts(args: &[String]) -> Result<(), String> {
             cells.push(format!("{ms} {} {}", pos_text(p), if lost { "X" } else { "ok" }));
             holds.push(!lost);
             if let Some((path, f)) = &mut tsv {
-                let row = (i + 1, pos_text(p), u8::from(!lost), took.as_millis());
-                writeln!(f, "{}\t{ms}\t{}\t{}\t{}", row.0, row.1, row.2, row.3)
+                let (at, holds, ask_ms) = (pos_text(p), u8::from(!lost), took.as_millis());
+                writeln!(f, "{}\t{ms}\t{at}\t{holds}\t{ask_ms}", i + 1)
                     .and_then(|()| f.flush())
                     .map_err(|e| format!("{path}: {e}"))?;
             }
@@ -220,7 +218,7 @@ pub fn tts(args: &[String]) -> Result<(), String> {
     println!(
         "held at each time (positions asked: {}; forced replies, not asked: {}):",
         s.asked,
-        n - unforced
+        n - s.asked
     );
     for (k, &ms) in o.times.iter().enumerate() {
         let mean = spent[k].as_millis() / (s.asked.max(1) as u128);
