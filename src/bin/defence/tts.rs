@@ -200,8 +200,8 @@ pub fn tts(args: &[String]) -> Result<(), String> {
             cells.push(format!("{ms} {} {}", pos_text(p), if lost { "X" } else { "ok" }));
             holds.push(!lost);
             if let Some((path, f)) = &mut tsv {
-                let (at, holds, ask_ms) = (pos_text(p), u8::from(!lost), took.as_millis());
-                writeln!(f, "{}\t{ms}\t{at}\t{holds}\t{ask_ms}", i + 1)
+                let (at, held, ask_ms) = (pos_text(p), u8::from(!lost), took.as_millis());
+                writeln!(f, "{}\t{ms}\t{at}\t{held}\t{ask_ms}", i + 1)
                     .and_then(|()| f.flush())
                     .map_err(|e| format!("{path}: {e}"))?;
             }
