@@ -325,10 +325,9 @@ impl Searcher {
     }
 }
 
-/// Whether a node's window is null (not a principal-variation node).
-#[inline]
 /// The kind of move (`crate::search::stats::Entry`) for the instruments: what the node
 /// answers first, then what the move makes, then whether it was reduced.
+#[inline]
 fn entry_kind(threat: Threat, combo: Combo, reduction: i32) -> Entry {
     match threat {
         Threat::BlockFour => Entry::AnswerToFour,
@@ -340,6 +339,8 @@ fn entry_kind(threat: Threat, combo: Combo, reduction: i32) -> Entry {
     }
 }
 
+/// Whether a node's window is null (not a principal-variation node).
+#[inline]
 fn null_window(alpha: i32, beta: i32) -> bool {
     beta - alpha == 1
 }
