@@ -14,6 +14,7 @@ arena: plays two gomoku brains against each other under the 12x12 judge's rules.
 USAGE:
     arena [OPTIONS] 'COMMAND A' 'COMMAND B'
     arena --report RUN [RUN...]
+    arena --live-openings SHARE RUN [RUN...]
 
 Each COMMAND is a command line split into words as a shell would (quotes and backslashes
 work; no variables or globs), e.g. 'target/release/wuzi' or './brain --level \"very hard\"'.
@@ -51,6 +52,11 @@ OPTIONS:
                          memory; with two runs or more, the score per opening that every
                          run played, with the interval for these openings and the one for
                          openings in general, and how many games ended alike
+    --live-openings S    play nothing: read the records of matches already played and
+                         print, as an openings file, the openings where each colour took
+                         more than the share S (e.g. 0.1) of the points over all their
+                         games. The others are settled by the colours between engines this
+                         close: each of their pairs scores 1 and tells nothing
     -h, --help           print this text
 
 RULES ENFORCED (each breach loses the game at once, the reason is reported):
@@ -108,6 +114,8 @@ pub enum Parsed {
     Run(Box<Options>),
     /// Report on the records of these runs (each: directories joined by commas).
     Report(Vec<String>),
+    /// Print the openings of these runs that each colour scores in, above this share.
+    Live(f64, Vec<String>),
     /// Print the usage.
     Help,
 }
@@ -149,6 +157,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
     let mut args = args.into_iter();
     let mut only_positional = false;
     let mut report = false;
+    let mut live = None;
     while let Some(arg) = args.next() {
         if only_positional || !arg.starts_with('-') || arg == "-" {
             positional.push(arg);
@@ -195,6 +204,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
             "--out" => o.out = PathBuf::from(value()?),
             "--debug-log" => o.debug_log = true,
             "--report" => report = true,
+            "--live-openings" => {
+                let v = value()?;
+                match v.parse::<f64>() {
+                    Ok(share) if (0.0..0.5).contains(&share) => live = Some(share),
+                    _ => {
+                        return Err(format!(
+                            "--live-openings wants a share from 0 to 0.5, got {v:?}"
+                        ))
+                    }
+                }
+            }
             _ => return Err(format!("unknown option {arg:?}")),
         }
         if inline.is_some()
@@ -202,6 +222,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
         {
             return Err(format!("{name} takes no value"));
         }
+    }
+    if let Some(share) = live {
+        if report || positional.is_empty() {
+            return Err("--live-openings wants at least one run and no --report".to_string());
+        }
+        return Ok(Parsed::Live(share, positional));
     }
     if report {
         if positional.is_empty() {
@@ -357,6 +383,20 @@ mod tests {
         assert!(matches!(parse(args(&["--help"])), Ok(Parsed::Help)));
         assert!(parse(args(&["--report"])).is_err(), "a report needs a run");
         assert!(parse(args(&["--report=yes", "d"])).is_err());
+    }
+
+    #[test]
+    fn live_openings_take_a_share_and_runs() {
+        let Parsed::Live(share, runs) =
+            parse(args(&["--live-openings", "0.1", "a,b", "c"])).unwrap()
+        else {
+            panic!("not a choice of openings")
+        };
+        assert_eq!((share, runs), (0.1, vec!["a,b".to_string(), "c".to_string()]));
+        assert!(parse(args(&["--live-openings", "0.1"])).is_err(), "no run");
+        assert!(parse(args(&["--live-openings", "0.5", "a"])).is_err(), "nothing can pass");
+        assert!(parse(args(&["--live-openings", "x", "a"])).is_err());
+        assert!(parse(args(&["--live-openings", "0.1", "--report", "a"])).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 mod cli;
 mod engine;
 mod game;
+mod live;
 mod openings;
 mod process;
 mod record;
@@ -51,6 +52,18 @@ fn main() -> ExitCode {
             match runs {
                 Ok(runs) => {
                     print!("{}", report::report(&runs));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("arena: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Ok(Parsed::Live(share, specs)) => {
+            match specs.iter().map(|spec| report::Run::load(spec)).collect::<Result<Vec<_>, _>>() {
+                Ok(runs) => {
+                    print!("{}", live::live_openings(&runs, share));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

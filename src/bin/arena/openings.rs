@@ -142,4 +142,16 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), fresh.len(), "the fresh list repeats an opening");
     }
+
+    #[test]
+    fn the_live_openings_are_balanced_ones() {
+        // `arena --live-openings` chose them from matches on the balanced list.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+        let balanced = load(&Path::new(dir).join("openings12-balanced.txt"), Start::Judge).unwrap();
+        let live = load(&Path::new(dir).join("openings12-live.txt"), Start::Judge).unwrap();
+        assert!(live.len() >= 40, "{} openings", live.len());
+        for o in &live {
+            assert!(balanced.contains(o), "{o:?} is not a balanced opening");
+        }
+    }
 }
