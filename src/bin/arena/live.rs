@@ -59,11 +59,12 @@ pub fn live_openings(runs: &[Run], share: f64) -> String {
     let _ = writeln!(
         s,
         "# Openings where each colour took more than {share} of the points: {} of the {} \
-         openings\n# played in {} games of {} runs. Made by\n#   arena --live-openings {share} {}",
+         openings\n# played in {} games of {} run{}. Made by\n#   arena --live-openings {share} {}",
         live.len(),
         all.len(),
         all.iter().map(|(_, t)| t.games).sum::<u32>(),
         runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
         names.join(" ")
     );
     for (opening, _) in live {
@@ -75,18 +76,7 @@ pub fn live_openings(runs: &[Run], share: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{parse_game, GameResult};
-
-    fn game(number: usize, a_black: bool, opening: &str, result: &str) -> GameResult {
-        let (black, white) = if a_black { ("A", "B") } else { ("B", "A") };
-        let text = format!(
-            "# wuzi arena record\ngame: {number}\nblack: {black} (judge) x\nwhite: {white} \
-             (judge) y\nopening: {opening}\nresult: {result}\nmoves: 9\n\
-             max-move-ms: black 900 white 800\ntotal-ms: black 9000 white 8000\n\
-             peak-memory-kb: black 70000 white 70000\n"
-        );
-        parse_game(&text).unwrap().unwrap()
-    }
+    use crate::report::tests::game;
 
     /// Two runs: `B 7,5  W 7,8` won by black in all four games, `B 8,7` by black in three of
     /// four (whichever engine had it), `B 6,4  W 7,6` drawn and lost by black.

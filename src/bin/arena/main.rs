@@ -46,31 +46,9 @@ fn main() -> ExitCode {
             eprintln!("arena: {e}\nTry `arena --help`.");
             ExitCode::from(2)
         }
-        Ok(Parsed::Report(specs)) => {
-            let runs: Result<Vec<report::Run>, String> =
-                specs.iter().map(|spec| report::Run::load(spec)).collect();
-            match runs {
-                Ok(runs) => {
-                    print!("{}", report::report(&runs));
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("arena: {e}");
-                    ExitCode::from(1)
-                }
-            }
-        }
+        Ok(Parsed::Report(specs)) => print_from_records(&specs, report::report),
         Ok(Parsed::Live(share, specs)) => {
-            match specs.iter().map(|spec| report::Run::load(spec)).collect::<Result<Vec<_>, _>>() {
-                Ok(runs) => {
-                    print!("{}", live::live_openings(&runs, share));
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("arena: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            print_from_records(&specs, |runs| live::live_openings(runs, share))
         }
         Ok(Parsed::Run(o)) => match run_match(&o) {
             Ok(()) => ExitCode::SUCCESS,
@@ -319,6 +297,21 @@ fn decision_text(d: Decision) -> &'static str {
     match d {
         Decision::H1 => "H1 accepted (A stronger)",
         Decision::H0 => "H0 accepted (A not stronger)",
+    }
+}
+
+/// Reads the runs of record directories (each: directories joined by commas) and prints what
+/// `text` makes of them; a run that cannot be read is an error (exit status 1).
+fn print_from_records(specs: &[String], text: impl Fn(&[report::Run]) -> String) -> ExitCode {
+    match specs.iter().map(|spec| report::Run::load(spec)).collect::<Result<Vec<_>, _>>() {
+        Ok(runs) => {
+            print!("{}", text(&runs));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("arena: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

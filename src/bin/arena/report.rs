@@ -345,7 +345,7 @@ pub fn report(runs: &[Run]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn record(number: usize, a_black: bool, opening: &str, result: &str) -> String {
@@ -358,7 +358,8 @@ mod tests {
         )
     }
 
-    fn game(number: usize, a_black: bool, opening: &str, result: &str) -> GameResult {
+    /// A game's result as its record would give it (shared with the other modules' tests).
+    pub(crate) fn game(number: usize, a_black: bool, opening: &str, result: &str) -> GameResult {
         parse_game(&record(number, a_black, opening, result)).unwrap().unwrap()
     }
 
