@@ -269,8 +269,16 @@ impl Searcher {
             } else {
                 score =
                     -self.search(board, ctl, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.search(board, ctl, new_depth, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 {
+                    let row = depth_row(depth);
+                    self.stats.reductions[row][0] += 1;
+                    if score > alpha && !self.stopped {
+                        let before = self.nodes;
+                        score = -self.search(board, ctl, new_depth, ply + 1, -alpha - 1, -alpha);
+                        self.stats.reductions[row][1] += 1;
+                        self.stats.reductions[row][2] += u64::from(score > alpha);
+                        self.stats.research_nodes[row] += self.nodes - before;
+                    }
                 }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.search(board, ctl, new_depth, ply + 1, -beta, -alpha);

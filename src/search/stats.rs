@@ -3,7 +3,9 @@
 //!
 //! Counted always (a few array increments a node, no branch): the nodes entered by each kind
 //! of move, the rank of the move that cuts off by the depth left, and at the root each
-//! iteration's nodes by the root move's rank and the rank a new best move came from.
+//! iteration's nodes by the root move's rank and the rank a new best move came from, and the
+//! late-move reductions by depth: how many reduced moves failed high and were searched again at
+//! the full depth, how many of those held, and the nodes the re-searches cost.
 //! `wuzi bench --stats [DEPTH]` prints them for the bench positions (`report`). Counting
 //! changes nothing the search decides: the bench's node count stays the same.
 
@@ -70,6 +72,13 @@ pub struct Stats {
     /// Root searches (an iteration and its re-searches) by depth, and by the rank the final
     /// best move came from (rank 1: the previous best held).
     pub root_best: [[u64; RANKS]; DEPTHS],
+    /// Late-move reductions by the depth left at the node: `[reduced, re-searched, held]`, a
+    /// reduced null-window search, those of them that beat alpha and were searched again at
+    /// the full depth, and those whose re-search beat alpha too (the reduction was wrong).
+    pub reductions: [[u64; 3]; DEPTHS],
+    /// Nodes of those full-depth re-searches, by the same depth (a re-search's subtree holds
+    /// deeper ones: the rows overlap).
+    pub research_nodes: [u64; DEPTHS],
 }
 
 impl Default for Stats {
@@ -79,6 +88,8 @@ impl Default for Stats {
             cut_rank: [[0; RANKS]; DEPTHS],
             root_nodes: [[0; RANKS]; DEPTHS],
             root_best: [[0; RANKS]; DEPTHS],
+            reductions: [[0; 3]; DEPTHS],
+            research_nodes: [0; DEPTHS],
         }
     }
 }
@@ -105,11 +116,19 @@ impl Stats {
                 }
             }
         }
+        for (ra, rb) in self.reductions.iter_mut().zip(other.reductions.iter()) {
+            for (a, b) in ra.iter_mut().zip(rb.iter()) {
+                *a += b;
+            }
+        }
+        for (a, b) in self.research_nodes.iter_mut().zip(other.research_nodes.iter()) {
+            *a += b;
+        }
     }
 
     /// The tables as text: nodes by kind; per depth the root's nodes, the growth over the
     /// depth before, their share by root rank and how often the best came from each rank;
-    /// the cut-offs' ranks by depth.
+    /// the cut-offs' ranks by depth; the reductions' re-searches by depth.
     pub fn report(&self) -> String {
         let mut out = String::new();
         let all: u64 = self.entered.iter().sum();
@@ -153,6 +172,25 @@ impl Stats {
                 let _ = writeln!(out, "  depth {d:>2} {n:>12}       {shares}");
             }
         }
+        let _ = writeln!(
+            out,
+            "late-move reductions by depth left: reduced, re-searched at full depth (%), held (% of \
+             re-searched), re-search nodes (% of all nodes)"
+        );
+        // The nodes of every root search, quiescence and solver included, as the re-searches'.
+        let searched: u64 = self.root_nodes.iter().flatten().sum();
+        for (d, &[reduced, again, held]) in self.reductions.iter().enumerate() {
+            if reduced > 0 {
+                let nodes = self.research_nodes[d];
+                let _ = writeln!(
+                    out,
+                    "  depth {d:>2} {reduced:>12} {again:>10} {:>5.1} {held:>10} {:>5.1} {nodes:>12} {:>5.1}",
+                    percent(again, reduced),
+                    percent(held, again),
+                    percent(nodes, searched)
+                );
+            }
+        }
         out
     }
 }
@@ -186,13 +224,24 @@ mod tests {
         a.root_nodes[5][2] = 15;
         a.cut_rank[2][1] = 7;
         a.root_best[5][2] = 1;
+        a.reductions[6] = [40, 10, 4];
+        a.research_nodes[6] = 9;
         let mut b = a.clone();
         b.add(&a);
         assert_eq!((b.entered[3], b.root_nodes[5][2], b.cut_rank[2][1]), (6, 30, 14));
+        assert_eq!((b.reductions[6], b.research_nodes[6]), ([80, 20, 8], 18));
         let text = a.report();
         // Depth 5 has 60 nodes, twice depth 4's 30; rank 1 holds 75% of them.
         assert!(text.contains("depth  5           60   2.00   75.0    0.0   25.0"), "{text}");
         assert!(text.contains("four"), "{text}");
+        // A quarter of the reduced moves searched again, 40% of those held; the re-searches'
+        // 9 nodes are a tenth of the 90 the root searches counted.
+        assert!(
+            text.contains(
+                "depth  6           40         10  25.0          4  40.0            9  10.0"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
@@ -209,6 +258,11 @@ mod tests {
         assert!(entered > 0 && entered <= nodes, "{entered} of {nodes}");
         assert!(stats.entered[Entry::Root as usize] > 0);
         assert!(stats.cut_rank.iter().flatten().sum::<u64>() > 0);
+        // Re-searches are a subset of the reduced moves, and the held ones of those.
+        assert!(stats.reductions.iter().any(|r| r[1] > 0), "{stats:?}");
+        for [reduced, again, held] in stats.reductions {
+            assert!(held <= again && again <= reduced, "{stats:?}");
+        }
         assert_eq!(crate::search::bench::search_all_counted(Limits::depth(5)).1, stats);
     }
 }
