@@ -99,31 +99,26 @@ pub fn depth_row(depth: i32) -> usize {
     (depth.max(0) as usize).min(DEPTHS - 1)
 }
 
+/// Adds each count of `theirs` to the matching one of `mine`.
+fn add_counts<'a>(mine: impl Iterator<Item = &'a mut u64>, theirs: impl Iterator<Item = &'a u64>) {
+    for (a, b) in mine.zip(theirs) {
+        *a += b;
+    }
+}
+
 impl Stats {
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &Stats) {
-        for (a, b) in self.entered.iter_mut().zip(other.entered.iter()) {
-            *a += b;
-        }
+        add_counts(self.entered.iter_mut(), other.entered.iter());
         for (mine, theirs) in [
             (&mut self.cut_rank, &other.cut_rank),
             (&mut self.root_nodes, &other.root_nodes),
             (&mut self.root_best, &other.root_best),
         ] {
-            for (ra, rb) in mine.iter_mut().zip(theirs.iter()) {
-                for (a, b) in ra.iter_mut().zip(rb.iter()) {
-                    *a += b;
-                }
-            }
+            add_counts(mine.iter_mut().flatten(), theirs.iter().flatten());
         }
-        for (ra, rb) in self.reductions.iter_mut().zip(other.reductions.iter()) {
-            for (a, b) in ra.iter_mut().zip(rb.iter()) {
-                *a += b;
-            }
-        }
-        for (a, b) in self.research_nodes.iter_mut().zip(other.research_nodes.iter()) {
-            *a += b;
-        }
+        add_counts(self.reductions.iter_mut().flatten(), other.reductions.iter().flatten());
+        add_counts(self.research_nodes.iter_mut(), other.research_nodes.iter());
     }
 
     /// The tables as text: nodes by kind; per depth the root's nodes, the growth over the
