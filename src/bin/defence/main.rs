@@ -40,7 +40,7 @@ mod records;
 mod tts;
 
 use ask::{ask_brain, Proto};
-use records::{first_scores, missed, read_record};
+use records::{first_scores, missed, read_record, stepped};
 use wuzi::board::{Board, Pos, StartPos};
 use wuzi::clock::budget::Limits;
 use wuzi::clock::timeman::WallClock;
@@ -81,6 +81,11 @@ usage:
       our long search's score before the engine's first unforced move of each game
   defence missed [--engine A|B] [--nodes N] RECORD...
       in the games the engine did not win, its first position with a win by threats
+  defence stepped [--engine A|B] [--nodes N] [--alt-nodes N] [--check-nodes N] RECORD...
+      in the games the engine lost, its first move (not a forced reply) after which the
+      opponent had a win by threats (the long solve), from a position our long search
+      does not see lost: whether the root's check (its depth, its nodes or --check-nodes)
+      sees that win, and how many other candidates leave none (a solve of --alt-nodes each)
   defence diverge [--engine A|B] [--nodes N] [--reverse] RECORD... --against RECORD...
       where the engine's lost games first left reference games (another engine's) that
       held from the same opening, which move our long search plays there and how the two
@@ -94,6 +99,7 @@ fn main() {
         Some("run") => run(&args[1..]),
         Some("first-scores") => first_scores(&args[1..]),
         Some("missed") => missed(&args[1..]),
+        Some("stepped") => stepped(&args[1..]),
         Some("diverge") => diverge::diverge(&args[1..]),
         Some("tts") => tts::tts(&args[1..]),
         _ => Err(USAGE.to_string()),

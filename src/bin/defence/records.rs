@@ -1,8 +1,11 @@
 //! Arena records read back: the engine's moves and outcome, and two analyses of its games
 //! (`first-scores`: was the game lost from the start; `missed`: did it leave a win by threats
-//! on the board).
+//! on the board; `stepped`: did it step into a win by threats, and would the root's check
+//! have seen it).
 
 use wuzi::board::Pos;
+use wuzi::core::params::{DEFENCE_VCT_DEPTH, DEFENCE_VCT_NODES, WIN_BOUND};
+use wuzi::search::movegen::generate;
 use wuzi::search::score_text;
 use wuzi::search::threat::Solver;
 use wuzi::tools::record::Record;
@@ -140,6 +143,132 @@ pub fn missed(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// What the first move of a lost game that left the opponent a win by threats was.
+#[derive(Debug, PartialEq)]
+pub struct Step {
+    /// The index of our move in the game's moves.
+    pub index: usize,
+    /// The attacking moves of the opponent's win after it (the long solve's).
+    pub line_len: usize,
+    /// Whether the root's final check (its depth and nodes) finds that win too.
+    pub check_sees: bool,
+    /// Our candidate moves in the position before it, and how many of them leave the
+    /// opponent no win by threats within `alt_nodes`.
+    pub candidates: usize,
+    /// See `candidates`.
+    pub holding: usize,
+    /// Our long search's score before the move (for us): at most `-WIN_BOUND` when the
+    /// position was lost already, whatever the move.
+    pub score_before: i32,
+}
+
+/// The first of our moves (at `ours`, not a forced reply) after which the opponent, to move,
+/// has a win by threats within the long solve's `nodes`: whether the root's check would
+/// have seen it, and how many of the other candidates leave no such win (`alt_nodes` each).
+pub fn first_step_into_threats(
+    solver: &mut Solver,
+    moves: &[Pos],
+    ours: &[usize],
+    nodes: u64,
+    alt_nodes: u64,
+    check_nodes: u64,
+) -> Result<Option<Step>, String> {
+    let never = || false;
+    for &k in ours {
+        let before = board_after(&moves[..k])?;
+        if forced(&before) {
+            continue;
+        }
+        let mut after = board_after(&moves[..=k])?;
+        let Some(line) = vct(solver, &mut after, nodes) else { continue };
+        let check_sees =
+            solver.solve(&mut after, DEFENCE_VCT_DEPTH, check_nodes, true, &never).is_some();
+        let mut candidates = Vec::new();
+        generate(&before, &mut candidates);
+        let mut holding = 0;
+        for m in &candidates {
+            let mut alt = board_after(&moves[..k])?;
+            alt.make(m.pos);
+            holding += usize::from(solver.solve(&mut alt, 20, alt_nodes, true, &never).is_none());
+        }
+        let (line_len, candidates) = ((line.len() + 1) / 2, candidates.len());
+        let score_before = search(&mut board_after(&moves[..k])?).score;
+        return Ok(Some(Step {
+            index: k,
+            line_len,
+            check_sees,
+            candidates,
+            holding,
+            score_before,
+        }));
+    }
+    Ok(None)
+}
+
+/// In each game the engine lost, the first move that stepped into a win by threats: would
+/// the root's final check (`DEFENCE_VCT_DEPTH` attacking moves, `DEFENCE_VCT_NODES` nodes, or
+/// `--check-nodes`) have seen it, and did another candidate hold against every win by threats?
+pub fn stepped(args: &[String]) -> Result<(), String> {
+    let mut engine = "A".to_string();
+    let mut nodes = PROOF_NODES;
+    let mut alt_nodes = 200_000;
+    let mut check_nodes = DEFENCE_VCT_NODES;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--engine" => engine = it.next().ok_or("--engine needs A or B")?.clone(),
+            "--nodes" => nodes = nodes_arg(it.next())?,
+            "--alt-nodes" => alt_nodes = nodes_arg(it.next())?,
+            "--check-nodes" => check_nodes = nodes_arg(it.next())?,
+            f => files.push(f.to_string()),
+        }
+    }
+    let mut solver = Solver::new();
+    let (mut lost, mut found, mut seen, mut avoidable, mut unseen_avoidable) = (0, 0, 0, 0, 0);
+    for f in &files {
+        let (moves, ours, outcome) = read_game(f, &engine)?;
+        if outcome != LOST {
+            continue;
+        }
+        lost += 1;
+        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
+        match first_step_into_threats(&mut solver, &moves, &ours, nodes, alt_nodes, check_nodes)? {
+            None => println!("{f}: {colour}, never stepped into a win by threats"),
+            Some(s) if s.score_before <= -WIN_BOUND => println!(
+                "{f}: {colour}, move {} at {}: lost already before it ({})",
+                s.index + 1,
+                pos_text(moves[s.index]),
+                score_text(s.score_before)
+            ),
+            Some(s) => {
+                found += 1;
+                seen += usize::from(s.check_sees);
+                avoidable += usize::from(s.holding > 0);
+                unseen_avoidable += usize::from(s.holding > 0 && !s.check_sees);
+                println!(
+                    "{f}: {colour}, move {} at {}: a win of {} attacking moves after it, the \
+                     check {}; {} of {} candidates hold against threats; {} before it",
+                    s.index + 1,
+                    pos_text(moves[s.index]),
+                    s.line_len,
+                    if s.check_sees { "sees it" } else { "misses it" },
+                    s.holding,
+                    s.candidates,
+                    score_text(s.score_before)
+                );
+            }
+        }
+    }
+    println!(
+        "{lost} games lost; {found} stepped from a position not lost (our long search) into a \
+         win by threats; the check sees {seen} of \
+         them; another candidate holds in {avoidable}, {unseen_avoidable} of them unseen by the \
+         check"
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +290,41 @@ mod tests {
             .unwrap();
         assert_eq!(read_game(path, "A").unwrap().2, "drawn");
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn the_first_step_into_a_win_by_threats_is_found_and_judged() {
+        // White (the engine) plays along the top edge while black builds a two on row 9 and
+        // one on column 5 that meet at 9,5: a three-three, a win by threats. Which white move
+        // first leaves that win is for the solver to say; what it says must hold.
+        let moves: Vec<Pos> =
+            [(9, 2), (0, 11), (9, 3), (0, 9), (7, 5), (0, 7), (8, 5), (0, 5), (11, 11)]
+                .map(|(r, c)| Pos::new(r, c))
+                .to_vec();
+        let ours = [1, 3, 5, 7];
+        let mut solver = Solver::new();
+        let step = first_step_into_threats(&mut solver, &moves, &ours, 200_000, 5_000, 200_000)
+            .unwrap()
+            .expect("black's three-three is on the board after white's last move");
+        assert!(ours.contains(&step.index));
+        // Black, to move after it, wins by threats; after none of white's earlier moves.
+        assert!(
+            vct(&mut solver, &mut board_after(&moves[..=step.index]).unwrap(), 200_000).is_some()
+        );
+        for &k in ours.iter().filter(|&&k| k < step.index) {
+            let mut b = board_after(&moves[..=k]).unwrap();
+            assert!(vct(&mut solver, &mut b, 200_000).is_none(), "a win after move {k}");
+        }
+        assert!(step.line_len >= 1 && step.holding <= step.candidates);
+        assert!(step.check_sees, "a check as long as the long solve sees its win");
+        // A check of one node sees nothing; the candidates counted are the generator's.
+        let blind = first_step_into_threats(&mut solver, &moves, &ours, 200_000, 5_000, 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!((blind.index, blind.check_sees), (step.index, false));
+        let mut listed = Vec::new();
+        generate(&board_after(&moves[..step.index]).unwrap(), &mut listed);
+        assert_eq!(step.candidates, listed.len());
     }
 
     #[test]
