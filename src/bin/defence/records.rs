@@ -10,7 +10,7 @@ use wuzi::search::score_text;
 use wuzi::search::threat::Solver;
 use wuzi::tools::record::Record;
 
-use crate::{board_after, forced, nodes_arg, pos_text, search, vct, PROOF_NODES};
+use crate::{board_after, forced, nodes_arg, pos_text, search, vct, PROOF_DEPTH, PROOF_NODES};
 
 /// A game's moves (opening included) and the indices of one engine's moves among them.
 pub type Game = (Vec<Pos>, Vec<usize>);
@@ -152,8 +152,8 @@ pub struct Step {
     pub line_len: usize,
     /// Whether the root's final check (its depth and nodes) finds that win too.
     pub check_sees: bool,
-    /// Our candidate moves in the position before it, and how many of them leave the
-    /// opponent no win by threats within `alt_nodes`.
+    /// Our candidate moves in the position before it, and how many of the others (not the
+    /// move played) leave the opponent no win by threats within `alt_nodes`.
     pub candidates: usize,
     /// See `candidates`.
     pub holding: usize,
@@ -186,10 +186,12 @@ pub fn first_step_into_threats(
         let mut candidates = Vec::new();
         generate(&before, &mut candidates);
         let mut holding = 0;
-        for m in &candidates {
+        // The other candidates: the move played loses (a smaller solve could miss that).
+        for m in candidates.iter().filter(|m| m.pos != moves[k]) {
             let mut alt = board_after(&moves[..k])?;
             alt.make(m.pos);
-            holding += usize::from(solver.solve(&mut alt, 20, alt_nodes, true, &never).is_none());
+            let win = solver.solve(&mut alt, PROOF_DEPTH, alt_nodes, true, &never);
+            holding += usize::from(win.is_none());
         }
         let (line_len, candidates) = ((line.len() + 1) / 2, candidates.len());
         let score_before = search(&mut board_after(&moves[..k])?).score;
@@ -315,7 +317,7 @@ mod tests {
             let mut b = board_after(&moves[..=k]).unwrap();
             assert!(vct(&mut solver, &mut b, 200_000).is_none(), "a win after move {k}");
         }
-        assert!(step.line_len >= 1 && step.holding <= step.candidates);
+        assert!(step.line_len >= 1 && step.holding < step.candidates);
         assert!(step.check_sees, "a check as long as the long solve sees its win");
         // A check of one node sees nothing; the candidates counted are the generator's.
         let blind = first_step_into_threats(&mut solver, &moves, &ours, 200_000, 5_000, 1)
