@@ -48,6 +48,15 @@ pub fn read_game(path: &str, engine: &str) -> Result<(Vec<Pos>, Vec<usize>, &'st
     Ok((record.moves, ours, outcome))
 }
 
+/// The engine's colour in a game, from the indices of its moves (white's are odd).
+fn colour_of(ours: &[usize]) -> &'static str {
+    if ours.first().is_some_and(|k| k % 2 == 1) {
+        "white"
+    } else {
+        "black"
+    }
+}
+
 /// Our long search's score (for us) before our first move that is not forced, game by game,
 /// and its median by colour and outcome: whether the games were lost in the opening or later.
 pub fn first_scores(args: &[String]) -> Result<(), String> {
@@ -58,7 +67,7 @@ pub fn first_scores(args: &[String]) -> Result<(), String> {
     let mut groups: std::collections::BTreeMap<(&str, &str), Vec<i32>> = Default::default();
     for f in files {
         let (moves, ours, outcome) = read_game(f, engine)?;
-        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
+        let colour = colour_of(&ours);
         for &k in &ours {
             let mut board = board_after(&moves[..k])?;
             if !forced(&board) {
@@ -175,7 +184,7 @@ pub fn first_step_into_threats(
 ) -> Result<Option<Step>, String> {
     let never = || false;
     for &k in ours {
-        let before = board_after(&moves[..k])?;
+        let mut before = board_after(&moves[..k])?;
         if forced(&before) {
             continue;
         }
@@ -194,7 +203,7 @@ pub fn first_step_into_threats(
             holding += usize::from(win.is_none());
         }
         let (line_len, candidates) = ((line.len() + 1) / 2, candidates.len());
-        let score_before = search(&mut board_after(&moves[..k])?).score;
+        let score_before = search(&mut before).score;
         return Ok(Some(Step {
             index: k,
             line_len,
@@ -234,7 +243,7 @@ pub fn stepped(args: &[String]) -> Result<(), String> {
             continue;
         }
         lost += 1;
-        let colour = if ours.first().is_some_and(|k| k % 2 == 1) { "white" } else { "black" };
+        let colour = colour_of(&ours);
         match first_step_into_threats(&mut solver, &moves, &ours, nodes, alt_nodes, check_nodes)? {
             None => println!("{f}: {colour}, never stepped into a win by threats"),
             Some(s) if s.score_before <= -WIN_BOUND => println!(
